@@ -29,12 +29,12 @@ func (e *Env) generate() {
 
 	case layoutDoorKey:
 		e.set(w-2, h-2, goalObj)
-		split := e.gen.integers(2, w-2)
+		split := e.gen.Integers(2, w-2)
 		for y := 0; y < h; y++ {
 			e.set(split, y, wallObj)
 		}
 		e.placeAgent(split, h)
-		door := e.gen.integers(1, w-2)
+		door := e.gen.Integers(1, w-2)
 		e.set(split, door, lockedDoor)
 		x, y := e.freeCell(split, h)
 		e.set(x, y, keyObj)
@@ -42,8 +42,8 @@ func (e *Env) generate() {
 	case layoutLavaGap:
 		e.ax, e.ay, e.dir = 1, 1, 0
 		e.set(w-2, h-2, goalObj)
-		gx := e.gen.integers(2, w-2)
-		gy := e.gen.integers(1, h-1)
+		gx := e.gen.Integers(2, w-2)
+		gy := e.gen.Integers(1, h-1)
 		for y := 1; y <= h-2; y++ {
 			e.set(gx, y, lavaObj)
 		}
@@ -61,8 +61,8 @@ func (e *Env) generate() {
 			// only, so the goal may land on the agent's start cell.
 			e.set(w-2, 1, nothing)
 			for {
-				x := e.gen.integers(0, w)
-				y := e.gen.integers(0, h)
+				x := e.gen.Integers(0, w)
+				y := e.gen.Integers(0, h)
 				if e.At(x, y).Kind == Empty && !(e.goalAvoidsStart && x == e.ax && y == e.ay) {
 					e.set(x, y, goalObj)
 					break
@@ -76,8 +76,8 @@ func (e *Env) generate() {
 // and is not the agent's cell (minigrid's place_obj with top = (0, 0)).
 func (e *Env) freeCell(sx, sy int) (x, y int) {
 	for {
-		x = e.gen.integers(0, sx)
-		y = e.gen.integers(0, sy)
+		x = e.gen.Integers(0, sx)
+		y = e.gen.Integers(0, sy)
 		if e.At(x, y).Kind != Empty || (x == e.ax && y == e.ay) {
 			continue
 		}
@@ -90,5 +90,5 @@ func (e *Env) freeCell(sx, sy int) (x, y int) {
 func (e *Env) placeAgent(sx, sy int) {
 	e.ax, e.ay = -1, -1
 	e.ax, e.ay = e.freeCell(sx, sy)
-	e.dir = e.gen.integers(0, 4)
+	e.dir = e.gen.Integers(0, 4)
 }

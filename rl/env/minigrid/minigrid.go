@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/gdt-ml/gdt/rl/env"
+	"github.com/gdt-ml/gdt/rng"
 )
 
 // Gymnasium IDs of the registered environments.
@@ -121,7 +122,7 @@ type Env struct {
 	dir      int      // agent direction 0..3
 	carrying Object   // Kind Empty when nothing is carried
 	steps    int
-	gen      numpyGen
+	gen      rng.PCG64
 	// goalAvoidsStart makes DistShift3/4 reject the agent's start cell
 	// when re-placing the goal (the reference code does not).
 	goalAvoidsStart bool
@@ -145,9 +146,9 @@ func New(id string) (*Env, error) {
 
 func newEnv(c *config) *Env {
 	e := &Env{cfg: c, grid: make([]Object, c.width*c.height)}
-	e.gen.seed(0)
+	e.gen.Seed(0)
 	e.generate() // a valid state before the first Reset
-	e.gen.seed(0)
+	e.gen.Seed(0)
 	return e
 }
 
@@ -157,7 +158,7 @@ func (e *Env) Spec() env.Spec { return e.cfg.spec }
 
 // Seed reseeds the layout generator as gymnasium's reset(seed=seed) does.
 // A new instance behaves as if seeded with 0.
-func (e *Env) Seed(seed uint64) { e.gen.seed(seed) }
+func (e *Env) Seed(seed uint64) { e.gen.Seed(seed) }
 
 // Reset draws a new layout from the generator and writes the first
 // observation into obs (length Spec().Observation.Dim).

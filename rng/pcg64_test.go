@@ -1,6 +1,9 @@
-package minigrid
+package rng
 
-import "testing"
+import (
+	"strconv"
+	"testing"
+)
 
 // Reference values from numpy 1.24.2:
 //
@@ -10,7 +13,7 @@ import "testing"
 //	[g.integers(0,6) for _ in range(6)] + [g.integers(2,3) for _ in range(2)]
 //	  + [g.integers(0,4) for _ in range(5)] + [g.integers(0,9) for _ in range(5)]
 //	  + [g.integers(1,6) for _ in range(5)]   (one generator, in this order)
-func TestNumpyGenMatchesNumpy(t *testing.T) {
+func TestPCG64IntegersMatchNumpy(t *testing.T) {
 	tests := []struct {
 		seed  uint64
 		state [4]uint64
@@ -30,38 +33,57 @@ func TestNumpyGenMatchesNumpy(t *testing.T) {
 			[3]uint64{14281546376153053393, 8683300866460616067, 12836726618003871680},
 			[]int{0, 4, 4, 2, 5, 4, 2, 2, 3, 3, 3, 2, 2, 4, 5, 1, 8, 0, 2, 3, 1, 5, 4}},
 	}
-	bounds := [][2]int{}
-	for range 6 {
-		bounds = append(bounds, [2]int{0, 6})
-	}
-	for range 2 {
-		bounds = append(bounds, [2]int{2, 3})
-	}
-	for range 5 {
-		bounds = append(bounds, [2]int{0, 4})
-	}
-	for range 5 {
-		bounds = append(bounds, [2]int{0, 9})
-	}
-	for range 5 {
-		bounds = append(bounds, [2]int{1, 6})
+	var bounds [][2]int
+	for _, b := range []struct{ n, lo, hi int }{{6, 0, 6}, {2, 2, 3}, {5, 0, 4}, {5, 0, 9}, {5, 1, 6}} {
+		for range b.n {
+			bounds = append(bounds, [2]int{b.lo, b.hi})
+		}
 	}
 	for _, tc := range tests {
 		if got := seedSequenceState(tc.seed); got != tc.state {
 			t.Errorf("seed %d: SeedSequence state %v, want %v", tc.seed, got, tc.state)
 		}
-		var g numpyGen
-		g.seed(tc.seed)
+		g := NewPCG64(tc.seed)
 		for i, want := range tc.raw {
-			if got := g.next64(); got != want {
+			if got := g.Uint64(); got != want {
 				t.Errorf("seed %d: raw[%d] = %d, want %d", tc.seed, i, got, want)
 			}
 		}
-		g.seed(tc.seed)
+		g.Seed(tc.seed)
 		for i, b := range bounds {
-			if got := g.integers(b[0], b[1]); got != tc.ints[i] {
+			if got := g.Integers(b[0], b[1]); got != tc.ints[i] {
 				t.Fatalf("seed %d: draw %d integers(%d,%d) = %d, want %d", tc.seed, i, b[0], b[1], got, tc.ints[i])
 			}
 		}
+	}
+}
+
+func TestPCG64UniformMatchesNumpy(t *testing.T) {
+	// python3 (numpy 1.24.2):
+	//   g = np.random.Generator(np.random.PCG64(np.random.SeedSequence(s)))
+	//   [float.hex(x) for x in g.uniform(-1, 1, size=3)]
+	tests := []struct {
+		seed uint64
+		want [3]string
+	}{
+		{0, [3]string{"0x1.187f5e7ece140p-2", "-0x1.d77a103be9318p-2", "-0x1.d60b095ac4c86p-1"}},
+		{1, [3]string{"0x1.835ef9bc91700p-6", "0x1.cd465aef054aap-1", "-0x1.6c616c27dc4fap-1"}},
+		{42, [3]string{"0x1.1887ef345b648p-1", "-0x1.f4b533cb0dc10p-4", "0x1.6f344b09bb684p-1"}},
+		{1<<32 + 5, [3]string{"0x1.18c8fb0c877aep-1", "-0x1.dfadf78e31800p-5", "0x1.9129b6c707608p-2"}},
+		{1<<64 - 1, [3]string{"0x1.70b1d3d4623a8p-2", "0x1.619967d7cce08p-1", "-0x1.f86b539a90f4cp-1"}},
+	}
+	for _, tc := range tests {
+		t.Run(strconv.FormatUint(tc.seed, 10), func(t *testing.T) {
+			r := NewPCG64(tc.seed)
+			for i, w := range tc.want {
+				want, err := strconv.ParseFloat(w, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := r.Uniform(-1, 1); got != want {
+					t.Errorf("draw %d = %x, want %s", i, got, w)
+				}
+			}
+		})
 	}
 }
