@@ -1,0 +1,223 @@
+package nn
+
+import (
+	"fmt"
+
+	"github.com/gdt-ml/gdt/optim"
+	"github.com/gdt-ml/gdt/rng"
+	"github.com/viterin/vek/vek32"
+)
+
+// Dense is a fully connected layer y = x·W + b with W stored In×Out
+// row-major and b of length Out.
+type Dense struct {
+	in, out int
+	w, b    []float32
+	gw, gb  []float32
+	params  []optim.Param
+	skipDX  bool
+
+	x  []float32
+	bs int
+	y  []float32
+	dx []float32
+	xt []float32 // Xᵀ (In×B)
+	wt []float32 // Wᵀ (Out×In)
+	gt []float32 // Xᵀ·dY before accumulation (In×Out)
+}
+
+// NewDense returns a dense layer with weights drawn by init from a stream
+// seeded by seed, and zero biases.
+func NewDense(in, out int, init Init, seed uint64) (*Dense, error) {
+	return newDense(in, out, init, rng.New(streamSeed(seed, 0)))
+}
+
+func newDense(in, out int, init Init, r *rng.MT19937) (*Dense, error) {
+	if in <= 0 || out <= 0 {
+		return nil, fmt.Errorf("nn: NewDense: in = %d, out = %d, want both > 0", in, out)
+	}
+	if err := init.validate(); err != nil {
+		return nil, err
+	}
+	d := &Dense{in: in, out: out}
+	val := make([]float32, in*out+out)
+	grad := make([]float32, in*out+out)
+	d.w, d.b = val[:in*out:in*out], val[in*out:]
+	d.gw, d.gb = grad[:in*out:in*out], grad[in*out:]
+	init.fill(d.w, in, out, in, out, r)
+	d.params = []optim.Param{
+		{Name: "weight", Value: d.w, Grad: d.gw},
+		{Name: "bias", Value: d.b, Grad: d.gb},
+	}
+	return d, nil
+}
+
+// In returns the input width.
+func (d *Dense) In() int { return d.in }
+
+// Out returns the output width.
+func (d *Dense) Out() int { return d.out }
+
+// Weight returns W (In×Out row-major, shared).
+func (d *Dense) Weight() []float32 { return d.w }
+
+// Bias returns b (shared).
+func (d *Dense) Bias() []float32 { return d.b }
+
+// Params returns "weight" (In×Out) and "bias" (Out).
+func (d *Dense) Params() []optim.Param { return d.params }
+
+// SetSkipInputGrad makes Backward skip dL/dx and return nil (for a first
+// layer whose input is data).
+func (d *Dense) SetSkipInputGrad(skip bool) { d.skipDX = skip }
+
+// Forward computes x·W + b.
+func (d *Dense) Forward(x []float32, B int, train bool) []float32 {
+	checkForward("Dense", x, B, d.in)
+	d.x, d.bs = x[:B*d.in], B
+	d.y = grow(d.y, B*d.out)
+	if B == 0 {
+		return d.y
+	}
+	vek32.MatMul_Into(d.y, d.x, d.w, d.in)
+	for r := 0; r < B; r++ {
+		vek32.Add_Inplace(d.y[r*d.out:(r+1)*d.out], d.b)
+	}
+	return d.y
+}
+
+// Backward accumulates dW += xᵀ·dy and db += Σ_rows dy, and returns
+// dx = dy·Wᵀ.
+func (d *Dense) Backward(dy []float32) []float32 {
+	B := d.bs
+	checkBackward("Dense", dy, B, d.out)
+	dy = dy[:B*d.out]
+	if B == 0 {
+		d.dx = grow(d.dx, 0)
+		return d.dx
+	}
+	d.xt = grow(d.xt, d.in*B)
+	transpose(d.xt, d.x, B, d.in)
+	d.gt = grow(d.gt, d.in*d.out)
+	vek32.MatMul_Into(d.gt, d.xt, dy, B)
+	vek32.Add_Inplace(d.gw, d.gt)
+	for r := 0; r < B; r++ {
+		vek32.Add_Inplace(d.gb, dy[r*d.out:(r+1)*d.out])
+	}
+	if d.skipDX {
+		return nil
+	}
+	d.wt = grow(d.wt, d.out*d.in)
+	transpose(d.wt, d.w, d.in, d.out)
+	d.dx = grow(d.dx, B*d.in)
+	vek32.MatMul_Into(d.dx, dy, d.wt, d.out)
+	return d.dx
+}
+
+// transpose writes the cols×rows transpose of the rows×cols matrix src into
+// dst: 8×8 blocks unrolled (few cache lines live at once even for
+// power-of-two strides), the ragged edges element by element.
+func transpose(dst, src []float32, rows, cols int) {
+	if rows == 0 || cols == 0 {
+		return
+	}
+	_ = src[rows*cols-1]
+	_ = dst[rows*cols-1]
+	r8, c8 := rows&^7, cols&^7
+	for i0 := 0; i0 < r8; i0 += 8 {
+		for j0 := 0; j0 < c8; j0 += 8 {
+			o := i0*cols + j0
+			s0 := src[o : o+8 : o+8]
+			s1 := src[o+1*cols : o+1*cols+8 : o+1*cols+8]
+			s2 := src[o+2*cols : o+2*cols+8 : o+2*cols+8]
+			s3 := src[o+3*cols : o+3*cols+8 : o+3*cols+8]
+			s4 := src[o+4*cols : o+4*cols+8 : o+4*cols+8]
+			s5 := src[o+5*cols : o+5*cols+8 : o+5*cols+8]
+			s6 := src[o+6*cols : o+6*cols+8 : o+6*cols+8]
+			s7 := src[o+7*cols : o+7*cols+8 : o+7*cols+8]
+			p := j0*rows + i0
+			d0 := dst[p : p+8 : p+8]
+			d1 := dst[p+1*rows : p+1*rows+8 : p+1*rows+8]
+			d2 := dst[p+2*rows : p+2*rows+8 : p+2*rows+8]
+			d3 := dst[p+3*rows : p+3*rows+8 : p+3*rows+8]
+			d4 := dst[p+4*rows : p+4*rows+8 : p+4*rows+8]
+			d5 := dst[p+5*rows : p+5*rows+8 : p+5*rows+8]
+			d6 := dst[p+6*rows : p+6*rows+8 : p+6*rows+8]
+			d7 := dst[p+7*rows : p+7*rows+8 : p+7*rows+8]
+			d0[0] = s0[0]
+			d0[1] = s1[0]
+			d0[2] = s2[0]
+			d0[3] = s3[0]
+			d0[4] = s4[0]
+			d0[5] = s5[0]
+			d0[6] = s6[0]
+			d0[7] = s7[0]
+			d1[0] = s0[1]
+			d1[1] = s1[1]
+			d1[2] = s2[1]
+			d1[3] = s3[1]
+			d1[4] = s4[1]
+			d1[5] = s5[1]
+			d1[6] = s6[1]
+			d1[7] = s7[1]
+			d2[0] = s0[2]
+			d2[1] = s1[2]
+			d2[2] = s2[2]
+			d2[3] = s3[2]
+			d2[4] = s4[2]
+			d2[5] = s5[2]
+			d2[6] = s6[2]
+			d2[7] = s7[2]
+			d3[0] = s0[3]
+			d3[1] = s1[3]
+			d3[2] = s2[3]
+			d3[3] = s3[3]
+			d3[4] = s4[3]
+			d3[5] = s5[3]
+			d3[6] = s6[3]
+			d3[7] = s7[3]
+			d4[0] = s0[4]
+			d4[1] = s1[4]
+			d4[2] = s2[4]
+			d4[3] = s3[4]
+			d4[4] = s4[4]
+			d4[5] = s5[4]
+			d4[6] = s6[4]
+			d4[7] = s7[4]
+			d5[0] = s0[5]
+			d5[1] = s1[5]
+			d5[2] = s2[5]
+			d5[3] = s3[5]
+			d5[4] = s4[5]
+			d5[5] = s5[5]
+			d5[6] = s6[5]
+			d5[7] = s7[5]
+			d6[0] = s0[6]
+			d6[1] = s1[6]
+			d6[2] = s2[6]
+			d6[3] = s3[6]
+			d6[4] = s4[6]
+			d6[5] = s5[6]
+			d6[6] = s6[6]
+			d6[7] = s7[6]
+			d7[0] = s0[7]
+			d7[1] = s1[7]
+			d7[2] = s2[7]
+			d7[3] = s3[7]
+			d7[4] = s4[7]
+			d7[5] = s5[7]
+			d7[6] = s6[7]
+			d7[7] = s7[7]
+		}
+		for j := c8; j < cols; j++ {
+			for i := i0; i < i0+8; i++ {
+				dst[j*rows+i] = src[i*cols+j]
+			}
+		}
+	}
+	for i := r8; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			dst[j*rows+i] = src[i*cols+j]
+		}
+	}
+}
