@@ -33,6 +33,10 @@ type Config struct {
 	// ClassWeight[c] (classifiers only); nil means no class weights. Use
 	// BalancedWeights for sklearn's class_weight="balanced".
 	ClassWeight []float64
+	// Balanced asks for sklearn's class_weight="balanced": weights
+	// n_samples / (n_classes · count(c)) computed on the training rows
+	// (classifiers only). ClassWeight must then be nil.
+	Balanced bool
 	// MaxFeatures is the number of features drawn (without replacement)
 	// at each node; 0 means all. As in sklearn, the search goes on past
 	// MaxFeatures draws until at least one non-constant feature was seen.

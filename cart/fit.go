@@ -38,6 +38,14 @@ func FitClassifier(X *data.Matrix, y []float64, nClasses int, cfg Config, sample
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Balanced {
+		if cfg.ClassWeight != nil {
+			return nil, fmt.Errorf("cart: Config.Balanced and Config.ClassWeight are both set; choose one")
+		}
+		if cfg.ClassWeight, err = BalancedWeights(y, nClasses); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.ClassWeight != nil {
 		if w == nil {
 			w = make([]float64, len(y))

@@ -53,10 +53,6 @@ func init() {
 	})
 }
 
-// balancedMarker in Config.ClassWeight (a single NaN) asks Fit for
-// sklearn's class_weight="balanced" computed on the training rows.
-func isBalancedMarker(w []float64) bool { return len(w) == 1 && math.IsNaN(w[0]) }
-
 // optionNames lists the keys ParseOptions accepts.
 var optionNames = []string{"max_depth", "min_samples_split", "min_samples_leaf", "max_features", "min_impurity_decrease", "criterion", "class_weight"}
 
@@ -84,7 +80,7 @@ func ParseOptions(opts map[string]string) (Config, error) {
 		case "class_weight", "class_weights":
 			switch o.Lower() {
 			case "balanced":
-				cfg.ClassWeight = []float64{math.NaN()}
+				cfg.Balanced = true
 			case "none":
 			default:
 				return fmt.Errorf("want balanced or none")
@@ -104,11 +100,6 @@ func (l *Learner) Fit(ctx context.Context, p model.Problem, train, valid *model.
 	if p.Task == data.Regression {
 		l.Tree, err = FitRegressor(train.X, train.Y, cfg, nil)
 		return err
-	}
-	if isBalancedMarker(cfg.ClassWeight) {
-		if cfg.ClassWeight, err = BalancedWeights(train.Y, p.NumClasses); err != nil {
-			return err
-		}
 	}
 	l.Tree, err = FitClassifier(train.X, train.Y, p.NumClasses, cfg, nil)
 	return err

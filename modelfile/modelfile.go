@@ -1,6 +1,34 @@
 // Package modelfile reads and writes gdt's versioned model file: one JSON
 // document holding the input schema, the fitted preprocessing pipeline, the
 // learned parameters and the plain tree(s), written atomically.
+//
+// # Versions and compatibility
+//
+// Every file carries "format": "gdt-model" and an integer "version". Save
+// always writes Version, the newest; Read accepts every version from 1 to
+// Version and refuses newer files with a message asking for a newer gdt.
+//
+// The version number covers the whole document, including the "pipeline"
+// section (package preprocess) and each kind's "model" section (cart,
+// gradtree, grande, random-forest, …). The policy:
+//
+//   - Adding an optional field that older readers may ignore, and whose
+//     absence in older files means the old behaviour, does not change the
+//     version.
+//   - Any other change — renaming, removing or re-encoding a field, or
+//     changing what a stored value means — bumps Version by one and adds a
+//     migration to the migrations list that rewrites a version N−1 document
+//     into version N (on the decoded JSON, before the sections are handed to
+//     their owners). Read applies the migrations in order, so a file of any
+//     older version upgrades step by step; old files are never rewritten on
+//     disk.
+//   - The tests hold golden files of every released version
+//     (testdata/v1/…: tiny CART, GradTree, GRANDE and random-forest models with
+//     their recorded predictions). They must keep loading and predicting the
+//     recorded values; a version bump adds a testdata/vN folder (generated with
+//     go test ./modelfile -run TestGolden -update) and keeps the old ones.
+//
+// Version 1 is the only version so far: it has no migrations.
 package modelfile
 
 import (
@@ -22,6 +50,34 @@ const Format = "gdt-model"
 // Version is the newest model-file version this build writes and reads.
 const Version = 1
 
+// migration rewrites a decoded model file of one version into the next:
+// migrations[i] turns version i+1 into version i+2. It may change any
+// top-level section (the "version" field is set by upgrade).
+type migration func(doc map[string]json.RawMessage) error
+
+// migrations upgrade old files step by step; len(migrations) must be
+// Version−1 (checked by the tests).
+var migrations []migration
+
+// upgrade applies steps to the JSON document b of version from until it
+// is of version to.
+func upgrade(b []byte, from, to int, steps []migration) ([]byte, error) {
+	if to-1 > len(steps) {
+		return nil, fmt.Errorf("no migration from version %d to %d in this build", len(steps)+1, to)
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, err
+	}
+	for v := from; v < to; v++ {
+		if err := steps[v-1](doc); err != nil {
+			return nil, fmt.Errorf("version %d to %d: %w", v, v+1, err)
+		}
+		doc["version"] = json.RawMessage(fmt.Sprint(v + 1))
+	}
+	return json.Marshal(doc)
+}
+
 // Column describes one raw input column the model expects.
 type Column struct {
 	Name   string   `json:"name"`
@@ -32,7 +88,10 @@ type Column struct {
 // File is the content of a model file. Pipeline and Model are kept as raw
 // JSON so each estimator owns its own encoding.
 type File struct {
-	Format   string          `json:"format"`
+	Format string `json:"format"`
+	// Version is the version the file was written in (Read upgrades the
+	// content of older files to the current layout but keeps this number;
+	// Save writes the current Version).
 	Version  int             `json:"version"`
 	Kind     string          `json:"kind"` // estimator name, e.g. "cart", "gradtree"
 	Created  string          `json:"created,omitempty"`
@@ -110,13 +169,22 @@ func Read(r io.Reader, name string) (*File, error) {
 		return nil, fmt.Errorf("model file %s: format %q is not a gdt model (want %q)", name, probe.Format, Format)
 	}
 	if probe.Version < 1 || probe.Version > Version {
-		return nil, fmt.Errorf("model file %s: version %d not supported by this build (reads 1..%d); upgrade gdt", name, probe.Version, Version)
+		if probe.Version > Version {
+			return nil, fmt.Errorf("model file %s: version %d is newer than this build reads (1..%d); upgrade gdt", name, probe.Version, Version)
+		}
+		return nil, fmt.Errorf("model file %s: version %d not supported by this build (reads 1..%d)", name, probe.Version, Version)
+	}
+	if probe.Version < Version {
+		if b, err = upgrade(b, probe.Version, Version, migrations); err != nil {
+			return nil, fmt.Errorf("model file %s: upgrading from version %d: %w", name, probe.Version, err)
+		}
 	}
 	var f File
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&f); err != nil {
 		return nil, fmt.Errorf("model file %s: %v", name, err)
 	}
+	f.Version = probe.Version
 	if f.Kind == "" {
 		return nil, fmt.Errorf("model file %s: missing \"kind\"", name)
 	}

@@ -20,7 +20,7 @@ func init() {
 }
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", "SUITE [flags]",
+	fs := newFlags("bench", "SUITE [--json] [flags]",
 		"Runs every model on every dataset of SUITE for the given trials, writes one CSV row per\n"+
 			"(dataset, model, trial) and prints a markdown table beside the thesis's figures.\n"+
 			"Suites: "+strings.Join(bench.SuiteNames(), ", ")+".", stderr)
@@ -33,11 +33,19 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	root := fs.String("data-root", "", "benchmark data folder (default: $GDT_DATA, else ../shared/data next to the repository)")
 	listModels := fs.Bool("list-models", false, "list the registered models and exit")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	asJSON := jsonFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
 	if *listModels {
+		if *asJSON {
+			list := []map[string]any{}
+			for _, m := range bench.Models() {
+				list = append(list, map[string]any{"name": m.Name, "help": m.Help, "thesis_column": m.Thesis, "uses_validation": m.UsesValidation})
+			}
+			return writeJSON(stdout, map[string]any{"models": list})
+		}
 		for _, m := range bench.Models() {
 			fmt.Fprintf(stdout, "%-28s %s\n", m.Name, m.Help)
 		}
@@ -104,12 +112,76 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 	}
-	fmt.Fprintf(stdout, "### %s — macro F1 (mean ± std over trials), %s protocol\n\n", pos[0], suite.Protocol.Name())
-	if err := bench.WriteMarkdown(stdout, suite, opt.Models, results); err != nil {
-		return err
+	if *asJSON {
+		if err := writeJSON(stdout, benchJSON(pos[0], suite, opt.Models, names, results, failed)); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "### %s — macro F1 (mean ± std over trials), %s protocol\n\n", pos[0], suite.Protocol.Name())
+		if err := bench.WriteMarkdown(stdout, suite, opt.Models, results); err != nil {
+			return err
+		}
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d trials failed", failed, len(results))
 	}
 	return nil
+}
+
+// benchCell is one (dataset, model) entry of `gdt bench --json`: macro F1
+// over the trials beside the thesis's figure for the model's column.
+type benchCell struct {
+	Dataset    string     `json:"dataset"`
+	Display    string     `json:"display"`
+	Model      string     `json:"model"`
+	F1Macro    meanStd    `json:"f1_macro"`
+	Trials     int        `json:"trials"`
+	Failed     int        `json:"failed"`
+	Nodes      jsonFloat  `json:"nodes"`
+	FitSeconds jsonFloat  `json:"fit_seconds"`
+	Thesis     *jsonFloat `json:"thesis,omitempty"`
+	ThesisStd  *jsonFloat `json:"thesis_std,omitempty"`
+	Delta      *jsonFloat `json:"delta,omitempty"` // mean − thesis
+}
+
+// benchJSON is the document of `gdt bench --json`: the aggregated cells in
+// suite order and every per-trial result.
+func benchJSON(name string, suite *bench.Suite, models, names []string, results []bench.Result, failed int) map[string]any {
+	agg := bench.Aggregate(results)
+	cells := []benchCell{}
+	for _, d := range names {
+		e, _ := suite.Entry(d)
+		for _, m := range models {
+			c := agg[d][m]
+			if c == nil {
+				continue
+			}
+			cell := benchCell{Dataset: d, Display: e.Display, Model: m, F1Macro: meanStd{jsonFloat(c.Mean), jsonFloat(c.Std)},
+				Trials: c.Trials, Failed: c.Failed, Nodes: jsonFloat(c.Nodes), FitSeconds: jsonFloat(c.FitSecs)}
+			if mod, err := bench.Lookup(m); err == nil && mod.Thesis != "" {
+				if tv, ok := e.Thesis[mod.Thesis]; ok {
+					t, delta := jsonFloat(tv), jsonFloat(c.Mean-tv)
+					cell.Thesis, cell.Delta = &t, &delta
+					if sv, ok := e.ThesisStd[mod.Thesis]; ok {
+						sd := jsonFloat(sv)
+						cell.ThesisStd = &sd
+					}
+				}
+			}
+			cells = append(cells, cell)
+		}
+	}
+	trials := make([]map[string]any, len(results))
+	for i, r := range results {
+		trials[i] = map[string]any{"dataset": r.Dataset, "model": r.Model, "trial": r.Trial, "seed": r.Seed, "task": r.Task,
+			"f1_macro": jsonFloat(r.F1Macro), "accuracy": jsonFloat(r.Accuracy), "balanced_accuracy": jsonFloat(r.BalancedAccuracy),
+			"roc_auc": jsonFloat(r.ROCAUC), "r2": jsonFloat(r.R2), "mse": jsonFloat(r.MSE), "fit_seconds": jsonFloat(r.FitSeconds),
+			"predict_seconds": jsonFloat(r.PredictSeconds), "nodes": r.NNodes, "train_rows": r.NTrain, "test_rows": r.NTest, "error": r.Err}
+	}
+	thesisTable := ""
+	if len(suite.Entries) > 0 {
+		thesisTable = suite.Entries[0].ThesisTable
+	}
+	return map[string]any{"suite": name, "protocol": suite.Protocol.Name(), "models": models, "datasets": names,
+		"thesis_table": thesisTable, "cells": cells, "results": trials, "failed": failed}
 }

@@ -13,12 +13,13 @@ func init() {
 }
 
 func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("datasets", "[--suite NAME] [--verify]",
+	fs := newFlags("datasets", "[--suite NAME] [--verify] [--json]",
 		"Lists the benchmark datasets of the manifest (loading each to show its shape), or the\n"+
 			"datasets of one suite. --verify also checks every file's SHA-256 against the manifest.", stderr)
 	root := fs.String("data-root", "", "benchmark data folder (default: $GDT_DATA, else ../shared/data next to the repository)")
 	suite := fs.String("suite", "", "list one suite: "+fmt.Sprint(datasets.SuiteNames()))
 	verify := fs.Bool("verify", false, "verify file checksums")
+	asJSON := jsonFlag(fs)
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -38,7 +39,19 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	} else {
 		names = datasets.Names("")
 	}
-	fmt.Fprintf(stdout, "%-34s %-10s %7s %8s %7s  %s\n", "name", "task", "rows", "features", "classes", "class counts")
+	type entry struct {
+		Name        string `json:"name"`
+		Task        string `json:"task"`
+		Rows        int    `json:"rows"`
+		Features    int    `json:"features"`
+		Classes     int    `json:"classes"`
+		ClassCounts []int  `json:"class_counts"`
+		Verified    bool   `json:"verified"`
+	}
+	if !*asJSON {
+		fmt.Fprintf(stdout, "%-34s %-10s %7s %8s %7s  %s\n", "name", "task", "rows", "features", "classes", "class counts")
+	}
+	list := []entry{}
 	for _, n := range names {
 		if *verify {
 			if err := datasets.Verify(r, n); err != nil {
@@ -49,7 +62,14 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%-34s %-10s %7d %8d %7d  %v\n", n, ds.Task, len(ds.Y), ds.X.NumCols(), ds.NumClasses(), ds.ClassCounts())
+		e := entry{Name: n, Task: ds.Task.String(), Rows: len(ds.Y), Features: ds.X.NumCols(), Classes: ds.NumClasses(), ClassCounts: ds.ClassCounts(), Verified: *verify}
+		list = append(list, e)
+		if !*asJSON {
+			fmt.Fprintf(stdout, "%-34s %-10s %7d %8d %7d  %v\n", n, e.Task, e.Rows, e.Features, e.Classes, e.ClassCounts)
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, map[string]any{"data_root": r, "suite": *suite, "suites": datasets.SuiteNames(), "datasets": list})
 	}
 	if *verify {
 		fmt.Fprintf(stdout, "\nall %d datasets match their manifest checksums\n", len(names))

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 
 	"github.com/gdt-ml/gdt/data"
@@ -18,14 +17,16 @@ func init() {
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("predict", "MODEL --data FILE [--out FILE.csv] [flags]",
+	fs := newFlags("predict", "MODEL --data FILE [--out FILE.csv] [--proba] [--json] [flags]",
 		"Applies a saved model to every row of FILE and writes one CSV row per input row: the\n"+
 			"prediction and, with --proba, the probability of every class. Columns are matched\n"+
-			"by name; extra columns (e.g. the target) are ignored.", stderr)
+			"by name; extra columns (e.g. the target) are ignored. With --json the predictions are one\n"+
+			"JSON document instead (class names, and with --proba the probability rows).", stderr)
 	var df dataFlags
 	df.register(fs, false)
 	out := fs.String("out", "", "write predictions to this CSV file (default: standard output)")
 	proba := fs.Bool("proba", false, "also write class probabilities")
+	asJSON := jsonFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -83,12 +84,55 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		cw.Flush()
 		return cw.Error()
 	}
+	if *asJSON {
+		write = func(w io.Writer) error { return writeJSON(w, predictionsJSON(pos[0], t, pred, p, *proba)) }
+	}
 	if *out == "" {
 		return write(stdout)
 	}
 	if err := safefile.Write(*out, write); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "wrote %d predictions to %s\n", len(pred), *out)
+	if *asJSON {
+		return writeJSON(stdout, map[string]any{"model": pos[0], "data": df.path, "out": *out, "rows": len(pred)})
+	}
+	fmt.Fprintf(stderr, "wrote %d predictions to %s\n", len(pred), *out)
 	return nil
+}
+
+// predictionsJSON is the document of `gdt predict --json`: per row the
+// predicted class name (or regression value) and, with --proba, the class
+// probabilities in the order of "classes".
+func predictionsJSON(path string, t *model.Trained, pred []float64, p *data.Matrix, proba bool) map[string]any {
+	preds := make([]any, len(pred))
+	for i, v := range pred {
+		if t.Task == data.Regression {
+			preds[i] = jsonFloat(v)
+		} else {
+			preds[i] = t.Classes[int(v)]
+		}
+	}
+	doc := map[string]any{"model": path, "kind": t.Spec.Kind, "task": t.Task.String(), "rows": len(pred), "predictions": preds}
+	if t.Task != data.Regression {
+		doc["classes"] = t.Classes
+		if proba {
+			rows := make([][]jsonFloat, p.Rows)
+			for i := range rows {
+				rows[i] = make([]jsonFloat, p.Cols)
+				for c := range rows[i] {
+					rows[i][c] = jsonFloat(float32Decimal(p.At(i, c)))
+				}
+			}
+			doc["proba"] = rows
+		}
+	}
+	return doc
+}
+
+// float32Decimal returns the float64 nearest to the shortest decimal that
+// identifies v as a float32, so that JSON shows 0.96551724, not
+// 0.9655172228813171.
+func float32Decimal(v float32) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
+	return f
 }

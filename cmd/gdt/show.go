@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/modelfile"
 	"github.com/gdt-ml/gdt/safefile"
 )
 
@@ -16,11 +17,12 @@ func init() {
 }
 
 func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("show", "MODEL [--format text|dot|svg|json|go] [--out FILE]",
+	fs := newFlags("show", "MODEL [--format text|dot|svg|json|go] [--out FILE] [--json]",
 		"Prints the model a saved file holds: the plain tree with thresholds in the raw\n"+
 			"feature units, and the training facts.", stderr)
 	format := fs.String("format", "text", "text (indented rules), dot (Graphviz), svg, json, go (generated source), or params (the raw parameters as JSON)")
 	out := fs.String("out", "", "write the rendering to this file instead of standard output")
+	asJSON := jsonFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -29,7 +31,11 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fs.Usage()
 		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
 	}
-	t, err := model.Load(pos[0])
+	f, err := modelfile.Load(pos[0])
+	if err != nil {
+		return err
+	}
+	t, err := model.FromFile(f, pos[0])
 	if err != nil {
 		return err
 	}
@@ -58,8 +64,36 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *out != "" {
-		return safefile.WriteBytes(*out, body)
+		if err := safefile.WriteBytes(*out, body); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, showJSON(pos[0], f, t, *format, *out, body))
+	}
+	if *out != "" {
+		return nil
 	}
 	_, err = stdout.Write(body)
 	return err
+}
+
+// showJSON is the document of `gdt show --json`: the model's facts and its
+// rendering — embedded as JSON for --format json and params, as text
+// otherwise, or only named when --out received it.
+func showJSON(path string, f *modelfile.File, t *model.Trained, format, out string, body []byte) map[string]any {
+	doc := map[string]any{
+		"file": path, "format_version": f.Version, "created": f.Created, "kind": t.Spec.Kind, "task": t.Task.String(),
+		"target": t.Target, "classes": t.Classes, "inputs": t.Inputs, "protocol": t.Spec.Protocol,
+		"options": t.Spec.Options, "nodes": t.Learner.NumNodes(), "info": t.Info, "rendering_format": format,
+	}
+	switch {
+	case out != "":
+		doc["rendering_file"] = out
+	case (format == "json" || format == "params") && json.Valid(body):
+		doc["rendering"] = json.RawMessage(body)
+	default:
+		doc["rendering"] = string(body)
+	}
+	return doc
 }

@@ -100,7 +100,7 @@ func (d *dataFlags) loadDataset() (*data.Dataset, string, error) {
 }
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("train", "--data FILE [--target COL] --model KIND --out MODEL.json [flags]",
+	fs := newFlags("train", "--data FILE [--target COL] --model KIND --out MODEL.json [--json] [flags]",
 		"Fits a model on all rows of FILE (kinds that early-stop hold out --valid of them) and\n"+
 			"writes one model file holding the preprocessing, the parameters and the plain tree.", stderr)
 	var df dataFlags
@@ -111,6 +111,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Int64("seed", 42, "random seed")
 	valid := fs.Float64("valid", 0.2, "share of rows held out for early stopping (models that use it)")
 	quiet := fs.Bool("quiet", false, "no progress lines")
+	asJSON := jsonFlag(fs)
 	opts := optionFlags{}
 	fs.Var(opts, "set", "model option key=value (repeatable), e.g. --set max_depth=5; see gdt train --model KIND --set help=1")
 	pos, err := parseFlags(fs, args)
@@ -148,6 +149,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	t.Info["fit_seconds"] = time.Since(start).Seconds()
 	if err := t.Save(*out); err != nil {
 		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, map[string]any{
+			"model_file": *out, "kind": *kind, "task": ds.Task.String(), "target": target, "classes": t.Classes,
+			"rows": len(ds.Y), "columns": ds.X.NumCols(), "inputs": t.Inputs, "protocol": t.Spec.Protocol,
+			"options": t.Spec.Options, "seed": *seed, "nodes": t.Learner.NumNodes(), "info": t.Info,
+		})
 	}
 	fmt.Fprintf(stdout, "trained %s on %d rows × %d columns in %.2fs; %d nodes; saved %s\n",
 		*kind, len(ds.Y), ds.X.NumCols(), time.Since(start).Seconds(), t.Learner.NumNodes(), *out)
