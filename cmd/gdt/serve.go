@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gdt-ml/gdt/serve"
+)
+
+func init() {
+	register(command{name: "serve", summary: "serve saved models over HTTP/JSON", run: runServe})
+}
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("serve", "MODEL… [--addr 127.0.0.1:8080] [flags]",
+		"Serves the saved models over HTTP/JSON (a MODEL is a file, named by its base name, or NAME=FILE):\n"+
+			"  GET  /healthz\n"+
+			"  GET  /v1/models                 names, kinds, tasks, classes and input schemas\n"+
+			"  POST /v1/models/{name}/predict  {\"rows\": [{\"age\": 37, \"housing\": \"rent\"}, …], \"explain\": true}\n"+
+			"Rows are keyed by raw feature names (categories as strings; null = missing; an unknown\n"+
+			"category is treated as missing and reported in \"warnings\"). Changed model files are\n"+
+			"reloaded (polling, or at once on SIGHUP) without dropping requests; SIGINT/SIGTERM stop\n"+
+			"the server gracefully.", stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	maxBody := fs.Int64("max-body", 32<<20, "largest request body in bytes")
+	maxRows := fs.Int("max-rows", 100000, "most rows per request")
+	poll := fs.Duration("poll", 2*time.Second, "how often model files are checked for changes (0: never)")
+	readTimeout := fs.Duration("read-timeout", 30*time.Second, "HTTP read timeout")
+	writeTimeout := fs.Duration("write-timeout", 60*time.Second, "HTTP write timeout")
+	topK := fs.Int("top-k", 3, "GRANDE trees per explanation")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		fs.Usage()
+		return fmt.Errorf("%w: want at least one MODEL file", errUsage)
+	}
+	if *poll == 0 {
+		*poll = -1
+	}
+	logf := func(format string, a ...any) {
+		fmt.Fprintf(stderr, time.Now().Format("2006-01-02 15:04:05 ")+format+"\n", a...)
+	}
+	s, err := serve.New(serve.Config{MaxBodyBytes: *maxBody, MaxRows: *maxRows, PollInterval: *poll,
+		ReadTimeout: *readTimeout, WriteTimeout: *writeTimeout, TopK: *topK, Logf: logf}, pos...)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("--addr %s: %w", *addr, err)
+	}
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer func() {
+		signal.Stop(hup)
+		close(hup) // ends the reload goroutine
+	}()
+	go func() {
+		for range hup {
+			logf("SIGHUP: reloading the model files")
+			s.Reload(true)
+		}
+	}()
+	logf("serving %v on http://%s (Ctrl-C stops)", s.Names(), ln.Addr())
+	if err := s.Run(ctx, ln); err != nil {
+		return err
+	}
+	logf("stopped")
+	return nil
+}

@@ -1,0 +1,530 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/model"
+)
+
+// PredictRequest is the body of POST /v1/models/{name}/predict.
+type PredictRequest struct {
+	// Rows are JSON objects keyed by raw feature names.
+	Rows []json.RawMessage `json:"rows"`
+	// Explain asks for one explanation per row.
+	Explain bool `json:"explain,omitempty"`
+}
+
+// PredictResponse is the answer to a predict request.
+type PredictResponse struct {
+	Model string `json:"model"`
+	Kind  string `json:"kind"`
+	Task  string `json:"task"`
+	// Classes names the columns of Probabilities.
+	Classes []string `json:"classes,omitempty"`
+	// Predictions holds a class label (string) per row, or for regression
+	// a number.
+	Predictions []any `json:"predictions"`
+	// Probabilities holds the class probabilities of every row.
+	Probabilities [][]Float32    `json:"probabilities,omitempty"`
+	Explanations  []*Explanation `json:"explanations,omitempty"`
+	// Warnings reports unknown categories treated as missing (at most
+	// 100 lines).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Float32 is a float32 that encodes as the shortest decimal that reads
+// back as the same float32.
+type Float32 float32
+
+// MarshalJSON writes the shortest round-tripping decimal.
+func (f Float32) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("serve: non-finite output %v", v)
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 32), nil
+}
+
+// ErrorResponse is the body of every error answer.
+type ErrorResponse struct {
+	Error string `json:"error"`
+	// Row and Feature locate bad input (row −1: not about one row).
+	Row     *int   `json:"row,omitempty"`
+	Feature string `json:"feature,omitempty"`
+}
+
+// inputError is a client error with an HTTP status.
+type inputError struct {
+	status  int
+	msg     string
+	row     int // −1 when not about a row
+	feature string
+}
+
+func (e *inputError) Error() string { return e.msg }
+
+func badRow(row int, feature, format string, args ...any) *inputError {
+	return &inputError{status: http.StatusBadRequest, row: row, feature: feature, msg: fmt.Sprintf(format, args...)}
+}
+
+func (s *Server) routes() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "models": len(s.names)})
+	})
+	mux.HandleFunc("GET /v1/models", func(w http.ResponseWriter, r *http.Request) {
+		out := make([]ModelInfo, 0, len(s.names))
+		for _, n := range s.names {
+			out = append(out, s.slots[n].cur.Load().info)
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"models": out})
+	})
+	mux.HandleFunc("GET /v1/models/{name}", func(w http.ResponseWriter, r *http.Request) {
+		sl, ok := s.lookup(w, r)
+		if ok {
+			writeJSON(w, http.StatusOK, sl.cur.Load().info)
+		}
+	})
+	mux.HandleFunc("POST /v1/models/{name}/predict", s.handlePredict)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; strings.HasPrefix(p, "/v1/models/") && strings.HasSuffix(p, "/predict") {
+			w.Header().Set("Allow", "POST")
+			writeError(w, &inputError{status: http.StatusMethodNotAllowed, row: -1, msg: fmt.Sprintf("%s %s: use POST", r.Method, p)})
+			return
+		}
+		writeError(w, &inputError{status: http.StatusNotFound, row: -1,
+			msg: fmt.Sprintf("no endpoint %s %s: use GET /healthz, GET /v1/models, GET /v1/models/{name}, POST /v1/models/{name}/predict", r.Method, r.URL.Path)})
+	})
+	s.mux = mux
+}
+
+func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (*slot, bool) {
+	name := r.PathValue("name")
+	sl := s.slots[name]
+	if sl == nil {
+		writeError(w, &inputError{status: http.StatusNotFound, row: -1,
+			msg: fmt.Sprintf("no model %q (served: %s)", name, strings.Join(s.names, ", "))})
+		return nil, false
+	}
+	return sl, true
+}
+
+func (s *Server) handlePredict(w http.ResponseWriter, r *http.Request) {
+	sl, ok := s.lookup(w, r)
+	if !ok {
+		return
+	}
+	m := sl.cur.Load() // this request uses this model even if a reload swaps it
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			writeError(w, &inputError{status: http.StatusRequestEntityTooLarge, row: -1,
+				msg: fmt.Sprintf("request body exceeds %d bytes: send fewer rows per request", mb.Limit)})
+			return
+		}
+		writeError(w, &inputError{status: http.StatusBadRequest, row: -1, msg: "reading the request body: " + err.Error()})
+		return
+	}
+	resp, err := s.predict(m, body)
+	if err != nil {
+		var ie *inputError
+		if errors.As(err, &ie) {
+			writeError(w, ie)
+			return
+		}
+		s.cfg.Logf("serve: model %s: %v", sl.name, err)
+		writeError(w, &inputError{status: http.StatusInternalServerError, row: -1, msg: err.Error()})
+		return
+	}
+	resp.Model = sl.name
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// predict answers one request body with model m.
+func (s *Server) predict(m *loaded, body []byte) (*PredictResponse, error) {
+	var req PredictRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return nil, &inputError{status: http.StatusBadRequest, row: -1, msg: jsonError(body, err)}
+	}
+	if dec.More() {
+		return nil, &inputError{status: http.StatusBadRequest, row: -1, msg: "request: unexpected data after the JSON object"}
+	}
+	if len(req.Rows) == 0 {
+		return nil, &inputError{status: http.StatusBadRequest, row: -1, msg: `request: "rows" is missing or empty: expected {"rows": [{feature: value, …}, …]}`}
+	}
+	if len(req.Rows) > s.cfg.MaxRows {
+		return nil, &inputError{status: http.StatusRequestEntityTooLarge, row: -1, msg: fmt.Sprintf("request has %d rows: at most %d per request", len(req.Rows), s.cfg.MaxRows)}
+	}
+	if req.Explain && m.info.Explain == "" {
+		return nil, &inputError{status: http.StatusBadRequest, row: -1, msg: fmt.Sprintf("%s models give no explanations: send \"explain\": false", m.info.Kind)}
+	}
+	tab, warnings, err := m.table(req.Rows)
+	if err != nil {
+		return nil, err
+	}
+	x, p, err := m.predict(tab)
+	if err != nil {
+		return nil, err
+	}
+	t := m.t
+	resp := &PredictResponse{Kind: m.info.Kind, Task: m.info.Task, Warnings: warnings,
+		Predictions: make([]any, p.Rows)}
+	if t.Task != data.Regression {
+		resp.Classes = t.Classes
+		resp.Probabilities = make([][]Float32, p.Rows)
+		flat := make([]Float32, len(p.Data))
+		for i, v := range p.Data {
+			flat[i] = Float32(v)
+		}
+		for i := range resp.Probabilities {
+			resp.Probabilities[i] = flat[i*p.Cols : (i+1)*p.Cols]
+		}
+	}
+	for i, v := range model.Decide(t.Task, p) {
+		if t.Task == data.Regression {
+			resp.Predictions[i] = Float32(v)
+			continue
+		}
+		label := strconv.Itoa(int(v))
+		if int(v) < len(t.Classes) {
+			label = t.Classes[int(v)]
+		}
+		resp.Predictions[i] = label
+	}
+	if req.Explain {
+		resp.Explanations = make([]*Explanation, p.Rows)
+		for i := range resp.Explanations {
+			ex, err := m.explain(tab, i, x.Row(i), s.cfg.TopK)
+			if err != nil {
+				return nil, err
+			}
+			resp.Explanations[i] = ex
+		}
+	}
+	return resp, nil
+}
+
+// jsonError turns a decoding error into a message with the position.
+func jsonError(body []byte, err error) string {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		line, col := position(body, se.Offset)
+		return fmt.Sprintf("request is not valid JSON at line %d, column %d: %v", line, col, se)
+	case errors.As(err, &te):
+		line, col := position(body, te.Offset)
+		if te.Field == "rows" {
+			return fmt.Sprintf(`request: "rows" at line %d, column %d is a JSON %s: expected an array of objects`, line, col, te.Value)
+		}
+		return fmt.Sprintf("request: field %q at line %d, column %d is a JSON %s: expected %s", te.Field, line, col, te.Value, te.Type)
+	case errors.Is(err, io.EOF):
+		return `request body is empty: expected {"rows": [{feature: value, …}, …]}`
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "request JSON ends early (truncated body?)"
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "json: unknown field") {
+		return "request: " + strings.TrimPrefix(msg, "json: ") + `: expected only "rows" and "explain"`
+	}
+	return "request: " + msg
+}
+
+func position(b []byte, off int64) (line, col int) {
+	line, col = 1, 1
+	for i := int64(0); i < off && i < int64(len(b)); i++ {
+		if b[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// maxWarnings bounds the warnings of one response.
+const maxWarnings = 100
+
+// table parses the rows into a table with the model's input schema.
+func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
+	n := len(rows)
+	tab := &data.Table{Columns: make([]*data.Column, len(m.cols))}
+	for j, c := range m.cols {
+		col := &data.Column{Name: c.name}
+		if c.categorical {
+			col.Kind, col.Codes, col.Levels = data.Categorical, make([]int32, n), c.levels
+		} else {
+			col.Kind, col.Num = data.Numeric, make([]float64, n)
+		}
+		tab.Columns[j] = col
+	}
+	var warnings []string
+	unknown := 0
+	vals := make([][]byte, len(m.cols))
+	for i, raw := range rows {
+		raw = bytes.TrimSpace(raw)
+		if len(raw) == 0 || raw[0] != '{' {
+			return nil, nil, badRow(i, "", "row %d is %s: expected a JSON object keyed by feature names", i, describe(raw))
+		}
+		clear(vals)
+		// the decoder has validated the JSON; keys with escapes are rare
+		// and take the slow path
+		scanObject(raw, func(key []byte, escaped bool, val []byte) {
+			k := ""
+			if escaped {
+				json.Unmarshal(key, &k)
+			} else {
+				k = string(key[1 : len(key)-1])
+			}
+			if j, ok := m.colIndex[k]; ok {
+				vals[j] = val
+			}
+		})
+		for j, c := range m.cols {
+			v := vals[j]
+			if v == nil {
+				kind := "a number"
+				if c.categorical {
+					kind = "a category (string)"
+				}
+				return nil, nil, badRow(i, c.name, "row %d: missing feature %q (%s; send null for a missing value)", i, c.name, kind)
+			}
+			col := tab.Columns[j]
+			if !c.categorical {
+				x, err := parseNumber(v)
+				if err != nil {
+					return nil, nil, badRow(i, c.name, "row %d, feature %q: %v", i, c.name, err)
+				}
+				col.Num[i] = x
+				continue
+			}
+			s, missing, err := parseCategory(v)
+			if err != nil {
+				return nil, nil, badRow(i, c.name, "row %d, feature %q: %v", i, c.name, err)
+			}
+			code := data.Missing
+			if !missing {
+				k, ok := c.index[string(s)]
+				if ok {
+					code = k
+				} else {
+					unknown++
+					if len(warnings) < maxWarnings {
+						warnings = append(warnings, fmt.Sprintf("row %d, feature %q: unknown category %q treated as missing", i, c.name, s))
+					}
+				}
+			}
+			col.Codes[i] = code
+		}
+	}
+	if unknown > len(warnings) {
+		warnings = append(warnings, fmt.Sprintf("… %d unknown categories in all", unknown))
+	}
+	return tab, warnings, nil
+}
+
+// scanObject calls visit for every member of the JSON object b, which must
+// be valid JSON: key is the quoted key (escaped tells whether it holds
+// escapes), val the raw value.
+func scanObject(b []byte, visit func(key []byte, escaped bool, val []byte)) {
+	i := 1 // after '{'
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] == '}' {
+			return
+		}
+		if b[i] == ',' {
+			i++
+			continue
+		}
+		kEnd, escaped := endOfString(b, i)
+		key := b[i:kEnd]
+		i = skipSpace(b, kEnd)
+		i = skipSpace(b, i+1) // ':'
+		vEnd := endOfValue(b, i)
+		visit(key, escaped, b[i:vEnd])
+		i = vEnd
+	}
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// endOfString returns the index after the string starting at b[i] == '"'.
+func endOfString(b []byte, i int) (int, bool) {
+	escaped := false
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			escaped = true
+			j++
+		case '"':
+			return j + 1, escaped
+		}
+	}
+	return len(b), escaped
+}
+
+// endOfValue returns the index after the value starting at b[i].
+func endOfValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		e, _ := endOfString(b, i)
+		return e
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				e, _ := endOfString(b, j)
+				j = e - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(b)
+	}
+	j := i
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+		j++
+	}
+	return j
+}
+
+// unquote returns the text of the JSON string v (fast when it holds no
+// escapes).
+func unquote(v []byte) ([]byte, error) {
+	if bytes.IndexByte(v, '\\') < 0 {
+		return v[1 : len(v)-1], nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return nil, err
+	}
+	return []byte(s), nil
+}
+
+// parseNumber reads a numeric feature: a JSON number, a numeric string,
+// or null / "" / "NaN" for a missing value (NaN).
+func parseNumber(v []byte) (float64, error) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return 0, errors.New("empty value: expected a number")
+	}
+	text := string(v)
+	switch c := v[0]; {
+	case c == 'n':
+		return math.NaN(), nil
+	case c == '"':
+		u, err := unquote(v)
+		if err != nil {
+			return 0, err
+		}
+		s := strings.TrimSpace(string(u))
+		if s == "" {
+			return math.NaN(), nil
+		}
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("expected a number (or a numeric string, or null), got the string %q", s)
+		}
+		if math.IsNaN(x) {
+			return x, nil
+		}
+		if math.IsInf(x, 0) {
+			return 0, fmt.Errorf("expected a finite number, got %q", s)
+		}
+		return x, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		x, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsInf(x, 0) {
+			return 0, fmt.Errorf("expected a finite number, got %s", text)
+		}
+		return x, nil
+	}
+	return 0, fmt.Errorf("expected a number (or a numeric string, or null), got %s", describe(v))
+}
+
+// parseCategory reads a categorical feature: a string, a number (its
+// text), or null / "" (missing).
+func parseCategory(v []byte) ([]byte, bool, error) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return nil, false, errors.New("empty value: expected a category")
+	}
+	switch c := v[0]; {
+	case c == 'n':
+		return nil, true, nil
+	case c == '"':
+		s, err := unquote(v)
+		return s, len(s) == 0, err
+	case c == '-' || (c >= '0' && c <= '9'):
+		return v, false, nil
+	}
+	return nil, false, fmt.Errorf("expected a category (a string) or null, got %s", describe(v))
+}
+
+// describe names the JSON type of v for messages.
+func describe(v []byte) string {
+	if len(v) == 0 {
+		return "empty"
+	}
+	switch v[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean (" + string(v) + ")"
+	case 'n':
+		return "null"
+	case '"':
+		return "a string"
+	}
+	return "a number (" + string(v) + ")"
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		enc.Encode(ErrorResponse{Error: "encoding the response: " + err.Error()})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+func writeError(w http.ResponseWriter, e *inputError) {
+	resp := ErrorResponse{Error: e.msg, Feature: e.feature}
+	if e.row >= 0 {
+		row := e.row
+		resp.Row = &row
+	}
+	writeJSON(w, e.status, resp)
+}
