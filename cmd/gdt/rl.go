@@ -1,0 +1,325 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/interpret"
+	"github.com/gdt-ml/gdt/rl/env"
+	_ "github.com/gdt-ml/gdt/rl/env/all"
+	"github.com/gdt-ml/gdt/rl/policy"
+	"github.com/gdt-ml/gdt/rl/ppo"
+	"github.com/gdt-ml/gdt/safefile"
+)
+
+func init() {
+	register(command{name: "rl", summary: "train, evaluate and show tree policies (SYMPOL) and MLP policies with PPO/A2C", run: runRL})
+}
+
+// rlCheckpoint is the checkpoint file inside a run directory.
+const rlCheckpoint = "checkpoint.gob"
+
+func runRL(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	sub := map[string]func(context.Context, []string, io.Writer, io.Writer) error{
+		"train": runRLTrain, "eval": runRLEval, "show": runRLShow, "bench": rlBench,
+	}
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(stderr, "Usage: gdt rl <train|eval|show|bench> [flags]   (gdt rl <subcommand> --help for its flags)")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "  train  train a policy on an environment (resumes an interrupted run in --out)")
+		fmt.Fprintln(stderr, "  eval   play greedy test episodes with a trained policy")
+		fmt.Fprintln(stderr, "  show   print the pruned tree policy as rules or Go source")
+		fmt.Fprintln(stderr, "  bench  run the SYMPOL study (environments × methods × seeds) and its tables")
+		fmt.Fprintf(stderr, "\nEnvironments: %s\n", strings.Join(env.IDs(), ", "))
+		if len(args) == 0 {
+			return fmt.Errorf("%w: missing subcommand (train, eval, show or bench)", errUsage)
+		}
+		return flag.ErrHelp
+	}
+	f, ok := sub[args[0]]
+	if !ok {
+		return fmt.Errorf("%w: unknown subcommand %q: want train, eval, show or bench", errUsage, args[0])
+	}
+	return f(ctx, args[1:], stdout, stderr)
+}
+
+// rlSummary is written to DIR/result.json at the end of training.
+type rlSummary struct {
+	Env          string    `json:"env"`
+	Method       string    `json:"method"`
+	Algorithm    string    `json:"algorithm"`
+	Profile      string    `json:"profile"`
+	Seed         int       `json:"seed"`
+	Steps        int       `json:"steps"`
+	TrainSeconds float64   `json:"train_seconds"`
+	StepsPerSec  float64   `json:"steps_per_second"`
+	Validation   float64   `json:"validation_return"`
+	Test         []float64 `json:"test_returns"`
+	TestMean     float64   `json:"test_return"`
+	TreeNodes    int       `json:"tree_nodes,omitempty"`
+}
+
+func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("rl train", "--env ID --out DIR [flags]",
+		"Trains a policy with PPO (or A2C) and the thesis's best hyperparameters for the\n"+
+			"environment. Checkpoints go to DIR; running the same command again resumes an\n"+
+			"interrupted run. At the end it prints the greedy test return over 5 episodes.", stderr)
+	envID := fs.String("env", "", "environment ID (gdt rl help lists them)")
+	method := fs.String("method", ppo.MethodSYMPOL, "sympol (tree actor), mlp (MLP actor) or sdt (soft decision tree actor)")
+	algo := fs.String("algorithm", ppo.AlgoPPO, "ppo or a2c")
+	steps := fs.Int("steps", 1_000_000, "environment steps")
+	seed := fs.Int("seed", 142, "environment and sampling seed (the thesis uses 142, 242, …, 542)")
+	out := fs.String("out", "", "run directory for checkpoints and results")
+	profile := fs.String("profile", ppo.ProfileDefault, "default (thesis intent, reference defects fixed) or reference (replay the reference code's quirks)")
+	every := fs.Duration("checkpoint-every", 30*time.Second, "wall time between checkpoints")
+	quiet := fs.Bool("quiet", false, "no progress lines")
+	sets := optionFlags{}
+	fs.Var(sets, "set", "override a hyperparameter, key=value (repeatable; reference names, e.g. ent_coef=0.1)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if *envID == "" || *out == "" {
+		fs.Usage()
+		return fmt.Errorf("%w: --env and --out are required", errUsage)
+	}
+	cfg, err := ppo.Preset(*envID, *method)
+	if err != nil {
+		return fmt.Errorf("%w: --method: %v", errUsage, err)
+	}
+	if _, err := env.Make(*envID); err != nil {
+		return fmt.Errorf("%w: --env: %v", errUsage, err)
+	}
+	cfg.TotalSteps, cfg.Seed = *steps, *seed
+	if err := cfg.SetProfile(*profile); err != nil {
+		return fmt.Errorf("%w: --profile: %v", errUsage, err)
+	}
+	if err := cfg.SetAlgorithm(*algo); err != nil {
+		return fmt.Errorf("%w: --algorithm: %v", errUsage, err)
+	}
+	keys := make([]string, 0, len(sets))
+	for k := range sets {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := cfg.Set(k, sets[k]); err != nil {
+			return fmt.Errorf("%w: --set: %v", errUsage, err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	ckPath := filepath.Join(*out, rlCheckpoint)
+	var tr *ppo.Trainer
+	if _, err := os.Stat(ckPath); err == nil {
+		tr, err = ppo.Load(ckPath, nil)
+		if err != nil {
+			return err
+		}
+		if got := tr.Config(); got != cfg {
+			return fmt.Errorf("%s holds a run with a different configuration (%s, %s, %d steps, seed %d); use another --out or the same flags to resume it",
+				ckPath, got.Env, got.Method, got.TotalSteps, got.Seed)
+		}
+		fmt.Fprintf(stderr, "resuming %s from step %d (iteration %d)\n", ckPath, tr.Step(), tr.Iteration())
+	} else {
+		if tr, err = ppo.New(cfg); err != nil {
+			return err
+		}
+	}
+	if err := safefile.Write(filepath.Join(*out, "config.json"), func(w io.Writer) error {
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		return e.Encode(cfg)
+	}); err != nil {
+		return err
+	}
+	bar := newProgress(stderr, cfg.TotalSteps, "rl train "+cfg.Env, *quiet)
+	lastSave := time.Now()
+	valid := math.NaN()
+	if h := tr.History(); len(h) > 0 {
+		valid = h[len(h)-1].Validation
+	}
+	err = tr.Run(ctx, func(p ppo.Progress) error {
+		if p.Eval != nil {
+			valid = p.Eval.Validation
+		}
+		bar.update(min(p.Step, p.Total), p.Total, fmt.Sprintf("%.0f steps/s, recent return %.1f, validation %.1f", p.StepsPerSec, p.RecentReturn, valid))
+		if time.Since(lastSave) >= *every {
+			lastSave = time.Now()
+			return tr.Save(ckPath)
+		}
+		return nil
+	})
+	bar.finish()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			if serr := tr.Save(ckPath); serr != nil {
+				return serr
+			}
+			fmt.Fprintf(stderr, "saved %s at step %d; run the same command to resume\n", ckPath, tr.Step())
+		}
+		return err
+	}
+	if err := tr.Save(ckPath); err != nil {
+		return err
+	}
+	sum := rlSummary{Env: cfg.Env, Method: cfg.Method, Algorithm: cfg.Algorithm, Profile: cfg.Profile, Seed: cfg.Seed,
+		Steps: tr.Step(), TrainSeconds: tr.TrainSeconds()}
+	if tr.TrainSeconds() > 0 {
+		sum.StepsPerSec = float64(tr.Step()) / tr.TrainSeconds()
+	}
+	h := tr.History()
+	if len(h) > 0 {
+		sum.Validation = h[len(h)-1].Validation
+	}
+	if len(h) > 0 && len(h[len(h)-1].Test) > 0 {
+		sum.Test = h[len(h)-1].Test
+	} else if sum.Test, err = ppo.Returns(cfg.Env, cfg.TestSeed, 5, tr.Actor(), nil); err != nil {
+		return err
+	}
+	sum.TestMean = ppo.Mean(sum.Test)
+	if ta, ok := tr.Actor().(*policy.TreeActor); ok {
+		spec := tr.Spec()
+		if pr, err := ta.Pruned(spec.Observation.Low, spec.Observation.High); err == nil {
+			sum.TreeNodes = pr.NumNodes()
+		}
+	}
+	if err := safefile.Write(filepath.Join(*out, "result.json"), func(w io.Writer) error {
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		return e.Encode(sum)
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s %s: %d steps in %.1f s of training (%.0f steps/s)\n", cfg.Env, cfg.Method, sum.Steps, sum.TrainSeconds, sum.StepsPerSec)
+	if sum.TreeNodes > 0 {
+		fmt.Fprintf(stdout, "pruned tree: %d nodes\n", sum.TreeNodes)
+	}
+	fmt.Fprintf(stdout, "validation return: %.2f\n", sum.Validation)
+	fmt.Fprintf(stdout, "test return: %.2f\n", sum.TestMean)
+	return nil
+}
+
+// loadRun loads the trainer of a run directory (or a checkpoint file).
+func loadRun(path string) (*ppo.Trainer, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, rlCheckpoint)
+	}
+	return ppo.Load(path, nil)
+}
+
+func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("rl eval", "DIR [--episodes N] [--seed S]",
+		"Plays greedy episodes with the policy saved in DIR (test seeds 123456, … by default)\n"+
+			"and prints every return and their mean.", stderr)
+	episodes := fs.Int("episodes", 5, "number of episodes")
+	seed := fs.Int("seed", 123456, "seed of the first episode (the next ones use seed+1, …)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return fmt.Errorf("%w: want exactly one run DIR", errUsage)
+	}
+	if *episodes < 1 {
+		return fmt.Errorf("%w: --episodes %d: want ≥ 1", errUsage, *episodes)
+	}
+	tr, err := loadRun(pos[0])
+	if err != nil {
+		return err
+	}
+	cfg := tr.Config()
+	rets, err := ppo.Returns(cfg.Env, *seed, *episodes, tr.Actor(), nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s %s after %d steps\n", cfg.Env, cfg.Method, tr.Step())
+	for i, r := range rets {
+		fmt.Fprintf(stdout, "episode %d (seed %d): %.2f\n", i+1, *seed+i, r)
+	}
+	fmt.Fprintf(stdout, "test return: %.2f\n", ppo.Mean(rets))
+	return nil
+}
+
+func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("rl show", "DIR [--format text|go|dot|json]",
+		"Prints the trained tree policy in DIR, pruned with the observation bounds\n"+
+			"(it acts exactly as the trained policy), naming observation features and actions.", stderr)
+	format := fs.String("format", "text", "text (indented rules), go (Go source), dot (Graphviz) or json")
+	pkg := fs.String("package", "policy", "package name of the generated Go source")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return fmt.Errorf("%w: want exactly one run DIR", errUsage)
+	}
+	tr, err := loadRun(pos[0])
+	if err != nil {
+		return err
+	}
+	ta, ok := tr.Actor().(*policy.TreeActor)
+	if !ok {
+		return fmt.Errorf("%s: method %s has no tree to show (only sympol policies are trees)", pos[0], tr.Config().Method)
+	}
+	spec := tr.Spec()
+	pr, err := ta.Pruned(spec.Observation.Low, spec.Observation.High)
+	if err != nil {
+		return err
+	}
+	o := &interpret.Options{Task: data.Multiclass, ClassNames: spec.ActionNames, FeatureNames: spec.FeatureNames}
+	if !spec.Action.Discrete() {
+		o.Task = data.Regression
+	}
+	v, err := interpret.NewView(pr, o)
+	if err != nil {
+		return err
+	}
+	var body []byte
+	switch *format {
+	case "text":
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s policy on %s after %d steps: %d nodes after pruning\n", tr.Config().Method, spec.ID, tr.Step(), pr.NumNodes())
+		if spec.Action.Discrete() {
+			fmt.Fprintf(&b, "actions: %s\n\n", strings.Join(spec.ActionNames, ", "))
+		} else {
+			fmt.Fprintf(&b, "leaves give the mean action (%s); log-std %v\n\n", strings.Join(spec.ActionNames, ", "), ta.LogStd())
+		}
+		b.WriteString(v.Text())
+		body = []byte(b.String())
+	case "go":
+		if body, err = v.GoSource(*pkg); err != nil {
+			return err
+		}
+	case "dot":
+		body = []byte(v.DOT())
+	case "json":
+		if body, err = v.JSON(); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("%w: --format %q: want text, go, dot or json", errUsage, *format)
+	}
+	_, err = stdout.Write(body)
+	return err
+}

@@ -1,0 +1,255 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	_ "github.com/gdt-ml/gdt/rl/env/all"
+
+	rlbench "github.com/gdt-ml/gdt/rl/bench"
+	"github.com/gdt-ml/gdt/rl/ppo"
+	"github.com/gdt-ml/gdt/safefile"
+)
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, " ") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// rlBench runs `gdt rl bench`.
+func rlBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return rlBenchNamed(ctx, "rl bench", args, stdout, stderr)
+}
+
+func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags(name, "[--envs LIST] [--methods LIST] [--seeds N] [--steps N] --out FILE.csv [flags]",
+		"Runs the SYMPOL study: per environment and method, N trainings (env seeds 142, 242, …)\n"+
+			"with the thesis's best hyperparameters, 5 validation and 5 test episodes each; writes one\n"+
+			"CSV row per (environment, method, seed) and prints the thesis's tables (returns,\n"+
+			"information loss as Cohen's d, tree size, ablation) beside the thesis's numbers.\n"+
+			"Methods: "+strings.Join(rlbench.Methods, ", ")+". Rerunning the same command resumes.\n"+
+			"With --from FILE.csv instead of --out, it only renders the tables (and --report).", stderr)
+	envs := fs.String("envs", "", "comma-separated environment IDs or short names (CP, AB, LL, MC-C, PD-C, E-R, DK, LG-5, LG-7, DS); default all ten")
+	methods := fs.String("methods", "", "comma-separated methods; default all")
+	seeds := fs.Int("seeds", 5, "trainings per environment and method")
+	steps := fs.Int("steps", 1_000_000, "environment steps per training")
+	out := fs.String("out", "", "results CSV (appended to as jobs finish; an existing file is resumed)")
+	from := fs.String("from", "", "render tables/report from this CSV without training")
+	algo := fs.String("algorithm", "ppo", "ppo or a2c (spec §8.8)")
+	profile := fs.String("profile", "default", "default or reference (the reference code's quirks, spec §11)")
+	ablation := fs.Bool("ablation", false, "run SYMPOL's ablation variants (spec §8.7) besides the full method")
+	variants := fs.String("variants", "", "comma-separated ablation variants instead of --ablation's all: "+strings.Join(rlbench.Variants[1:], ", "))
+	workers := fs.Int("workers", 0, "parallel trainings (default: the number of cores)")
+	ckpt := fs.String("checkpoints", "", "directory for checkpoints of running trainings (default FILE.csv.ckpt)")
+	curves := fs.Bool("curves", true, "evaluate the applied trees at every evaluation for the learning curves")
+	report := fs.String("report", "", "write DIR/index.html (tables and SVG learning curves) and DIR/tables.md")
+	caseStudy := fs.String("case-study", "", "run the DistShift goal-misgeneralisation recipe (spec §9) and write its report to DIR")
+	quiet := fs.Bool("quiet", false, "no progress output")
+	var sets stringList
+	fs.Var(&sets, "set", "hyperparameter key=value applied to every training (repeatable)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if *caseStudy != "" {
+		return runCaseStudy(ctx, *caseStudy, *steps, 0, stdout, stderr, *quiet)
+	}
+	if *out == "" && *from == "" {
+		return fmt.Errorf("%w: --out FILE.csv is required (or --from FILE.csv to render existing results)", errUsage)
+	}
+	if *from != "" {
+		rows, err := readRLRows(*from)
+		if err != nil {
+			return err
+		}
+		return rlTables(rows, *report, stdout)
+	}
+	opt := rlbench.Options{
+		Envs: splitList(*envs), Methods: splitList(*methods), Seeds: *seeds, Steps: *steps,
+		Algorithm: *algo, Profile: *profile, Set: sets, Workers: *workers, Curves: *curves,
+	}
+	if *ablation {
+		opt.Variants = append([]string(nil), rlbench.Variants...)
+		if *methods == "" {
+			opt.Methods = []string{rlbench.SYMPOL}
+		}
+	}
+	if *variants != "" {
+		opt.Variants = []string{""}
+		for _, v := range splitList(*variants) {
+			if v == "full" {
+				continue
+			}
+			opt.Variants = append(opt.Variants, v)
+		}
+	}
+	opt.CheckpointDir = *ckpt
+	if opt.CheckpointDir == "" {
+		opt.CheckpointDir = *out + ".ckpt"
+	}
+	old, err := readRLRows(*out)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	opt.Done = old
+	// Stream finished jobs into the CSV so an interruption loses at most the
+	// running trainings (which resume from their checkpoints).
+	opt.OnRows = func(rs []rlbench.Row) error { return appendRLRows(*out, rs) }
+	total, err := rlbench.JobCount(opt)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	prog := newProgress(stderr, total, "rl bench", *quiet)
+	var mu sync.Mutex
+	finished := 0
+	opt.Progress = func(done, total int, msg string) {
+		mu.Lock()
+		finished = done
+		mu.Unlock()
+		prog.update(done, total, msg)
+	}
+	opt.Training = func(job string, p ppo.Progress) {
+		mu.Lock()
+		done := finished
+		mu.Unlock()
+		msg := fmt.Sprintf("%s: %dk/%dk steps", job, p.Step/1000, p.Total/1000)
+		if !math.IsNaN(p.RecentReturn) {
+			msg += fmt.Sprintf(", return %.1f", p.RecentReturn)
+		}
+		prog.update(done, total, msg)
+	}
+	rows, runErr := rlbench.Run(ctx, opt)
+	prog.finish()
+	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) {
+			fmt.Fprintf(stderr, "gdt rl bench: interrupted; finished jobs are in %s, running ones in %s; rerun the same command to resume\n", *out, opt.CheckpointDir)
+		}
+		return runErr
+	}
+	// Rewrite the file: this run's rows in job order, then rows of other
+	// runs kept from the old file.
+	merged := append([]rlbench.Row(nil), rows...)
+	seen := map[string]bool{}
+	for _, r := range rows {
+		seen[r.Key()] = true
+	}
+	for _, r := range old {
+		if !seen[r.Key()] {
+			merged = append(merged, r)
+			seen[r.Key()] = true
+		}
+	}
+	if err := safefile.Write(*out, func(w io.Writer) error { return rlbench.WriteCSV(w, merged) }); err != nil {
+		return err
+	}
+	os.Remove(opt.CheckpointDir) // only if empty
+	nErr := 0
+	for _, r := range rows {
+		if r.Err != "" {
+			nErr++
+			fmt.Fprintf(stderr, "gdt rl bench: %s %s seed %d: %s\n", r.Env, r.Method, r.Seed, r.Err)
+		}
+	}
+	var show []rlbench.Row
+	for _, r := range merged {
+		if r.Steps == *steps {
+			show = append(show, r)
+		}
+	}
+	if err := rlTables(show, *report, stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d rows in %s", len(merged), *out)
+	if nErr > 0 {
+		fmt.Fprintf(stdout, " (%d failed: rerun to retry)", nErr)
+	}
+	fmt.Fprintln(stdout)
+	return nil
+}
+
+func rlTables(rows []rlbench.Row, report string, stdout io.Writer) error {
+	if err := rlbench.WriteMarkdown(stdout, rows); err != nil {
+		return err
+	}
+	if report != "" {
+		if err := rlbench.WriteReport(report, rows); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "report: %s\n", filepath.Join(report, "index.html"))
+	}
+	return nil
+}
+
+func readRLRows(path string) ([]rlbench.Row, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return rlbench.ReadCSV(f, path)
+}
+
+// appendRLRows appends rows to the CSV at path, writing the header first
+// if the file is new or empty.
+func appendRLRows(path string, rs []rlbench.Row) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	cw := csv.NewWriter(f)
+	if st.Size() == 0 {
+		if err := cw.Write(rlbench.Header); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := rlbench.AppendCSV(cw, rs); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// runCaseStudy runs the DistShift recipe (spec §9) and writes
+// DIR/case-study.md.
+func runCaseStudy(ctx context.Context, dir string, steps, episodes int, stdout, stderr io.Writer, quiet bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	opt := rlbench.CaseStudyOptions{Steps: steps, Episodes: episodes}
+	if !quiet {
+		opt.Progress = func(stage string) { fmt.Fprintln(stderr, "gdt rl bench:", stage) }
+	}
+	res, err := rlbench.CaseStudy(ctx, opt)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := res.Markdown(&b); err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "case-study.md")
+	if err := safefile.WriteBytes(path, []byte(b.String())); err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, b.String())
+	fmt.Fprintf(stdout, "\nwritten to %s\n", path)
+	return nil
+}

@@ -1,0 +1,296 @@
+// Package bench is the harness behind `gdt rl bench`: it trains every
+// (environment, method, seed) of the SYMPOL study with the same PPO/A2C
+// code (package rl/ppo), extracts the post-hoc trees (D-SDT, SA-DT, VIPER),
+// evaluates trained and applied models on the protocol's validation and
+// test episodes (spec sympol-rl §7.1), and renders the thesis's tables
+// (returns, information loss as Cohen's d, tree size, ablation, A2C)
+// beside the thesis's numbers, as markdown or as an HTML page with SVG
+// learning curves.
+//
+// One job trains one model; the methods derived from it share the
+// training: mlp → mlp, sa-dt-d5, sa-dt-d8, viper-d5, viper-d8; sdt → sdt,
+// d-sdt; sympol → sympol. Jobs run in parallel (one goroutine each, every
+// trainer single-threaded), each from its own seeds, so the results do not
+// depend on the number of workers. A job whose rows are all in Options.Done
+// is skipped (resume from a CSV); with Options.CheckpointDir an interrupted
+// training resumes from its last checkpoint.
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gdt-ml/gdt/rl/ppo"
+)
+
+// Row is one (environment, method, seed) result: one CSV row.
+type Row struct {
+	Env       string
+	Method    string
+	Seed      int // environment seed of the training (42 + 100·trial)
+	Algorithm string
+	Profile   string
+	Variant   string // ablation variant ("" = the full method)
+	Steps     int    // step budget of the training (the protocol's 1 000 000)
+	// TrainedSteps is the number of environment steps actually taken
+	// (the last batch may overshoot the budget).
+	TrainedSteps int
+	// ValReturn is the mean validation return of the trained model (the
+	// expert for SA-DT/VIPER, the SDT for D-SDT), TestReturn the mean test
+	// return of the applied model (spec §7.3).
+	ValReturn, TestReturn float64
+	TreeNodes             int     // nodes of the applied tree after pruning (0: not a tree)
+	Seconds               float64 // training seconds (evaluation excluded) plus extraction
+	ValEpisodes           []float64
+	TestEpisodes          []float64
+	Curve                 []Point // evaluations during training
+	Err                   string  // non-empty when the job failed
+}
+
+// Point is one evaluation during training.
+type Point struct {
+	Step    int
+	Train   float64 // mean return of recent (stochastic) training episodes
+	Trained float64 // validation return of the trained model
+	Applied float64 // validation return of the applied model (NaN if not computed)
+}
+
+// Key identifies a row for resuming.
+func (r Row) Key() string {
+	return strings.Join([]string{r.Env, r.Method, fmt.Sprint(r.Seed), r.Algorithm, r.Profile, r.Variant, fmt.Sprint(r.Steps)}, "\x00")
+}
+
+// Options configure a benchmark run.
+type Options struct {
+	Envs      []string // environment IDs (or short names); nil = all ten
+	Methods   []string // methods; nil = all
+	Seeds     int      // trainings per (env, method): env seeds 142, 242, …; 0 = 5
+	Steps     int      // environment steps per training; 0 = 1 000 000
+	Algorithm string   // "ppo" (default) or "a2c"
+	Profile   string   // "default" or "reference"
+	Variants  []string // ablation variants of SYMPOL to run besides (or instead of) the full method; nil = [""]
+	Set       []string // extra key=value hyperparameters applied to every training
+	Workers   int      // parallel jobs; 0 = GOMAXPROCS
+	// Done lists rows already computed; jobs whose rows are all there are
+	// skipped.
+	Done []Row
+	// CheckpointDir, if set, holds one checkpoint per running training,
+	// written at every evaluation and on interruption, read back when the
+	// job starts again, removed when it finishes.
+	CheckpointDir string
+	// Curves computes the applied model's validation return at every
+	// evaluation (SA-DT refitted, D-SDT re-discretised) for the learning
+	// curves.
+	Curves bool
+	// OnRows, if set, receives the rows of every finished job (calls are
+	// serialised), e.g. to append them to the CSV at once.
+	OnRows func([]Row) error
+	// Progress, if set, is called after every finished job.
+	Progress func(done, total int, msg string)
+	// Training, if set, is called after every training iteration of every
+	// job with the job's name and its progress (from the workers'
+	// goroutines: it must be safe for concurrent use).
+	Training func(job string, p ppo.Progress)
+}
+
+// job is one training and the methods derived from it.
+type job struct {
+	env     Env
+	base    string   // sympol, mlp or sdt
+	methods []string // the requested methods derived from this training
+	seed    int
+	variant string
+}
+
+// baseOf returns the method whose training a method derives from.
+func baseOf(m string) (string, error) {
+	switch m {
+	case SYMPOL:
+		return SYMPOL, nil
+	case MLP, SADT5, SADT8, VIPER5, VIPER8:
+		return MLP, nil
+	case SDT, DSDT:
+		return SDT, nil
+	}
+	return "", fmt.Errorf("method %q: expected one of %s", m, strings.Join(Methods, ", "))
+}
+
+func (o *Options) defaults() error {
+	if len(o.Envs) == 0 {
+		for _, e := range Envs {
+			o.Envs = append(o.Envs, e.ID)
+		}
+	}
+	if len(o.Methods) == 0 {
+		o.Methods = append([]string(nil), Methods...)
+	}
+	if o.Seeds <= 0 {
+		o.Seeds = 5
+	}
+	if o.Steps <= 0 {
+		o.Steps = 1_000_000
+	}
+	if o.Algorithm == "" {
+		o.Algorithm = ppo.AlgoPPO
+	}
+	if o.Profile == "" {
+		o.Profile = ppo.ProfileDefault
+	}
+	if len(o.Variants) == 0 {
+		o.Variants = []string{VariantFull}
+	}
+	if o.Workers <= 0 {
+		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	for _, v := range o.Variants {
+		if _, ok := VariantTitle[v]; !ok {
+			return fmt.Errorf("ablation variant %q: expected one of %s", v, strings.Join(Variants[1:], ", "))
+		}
+	}
+	if o.Algorithm != ppo.AlgoPPO && o.Algorithm != ppo.AlgoA2C {
+		return fmt.Errorf("algorithm %q: expected %q or %q", o.Algorithm, ppo.AlgoPPO, ppo.AlgoA2C)
+	}
+	if o.Profile != ppo.ProfileDefault && o.Profile != ppo.ProfileReference {
+		return fmt.Errorf("profile %q: expected %q or %q", o.Profile, ppo.ProfileDefault, ppo.ProfileReference)
+	}
+	return nil
+}
+
+// jobs lists the jobs in a fixed order: environment, variant, base
+// method, seed.
+func (o *Options) jobs() ([]job, error) {
+	bases := map[string][]string{}
+	var order []string
+	for _, m := range o.Methods {
+		b, err := baseOf(m)
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := bases[b]; !ok {
+			order = append(order, b)
+		}
+		if !contains(bases[b], m) {
+			bases[b] = append(bases[b], m)
+		}
+	}
+	rank := map[string]int{SYMPOL: 0, MLP: 1, SDT: 2}
+	sort.SliceStable(order, func(i, j int) bool { return rank[order[i]] < rank[order[j]] })
+	var js []job
+	for _, id := range o.Envs {
+		e := LookupEnv(id)
+		for _, v := range o.Variants {
+			for _, b := range order {
+				if v != VariantFull && b != SYMPOL {
+					continue // the ablation concerns SYMPOL only
+				}
+				for k := 1; k <= o.Seeds; k++ {
+					js = append(js, job{env: e, base: b, methods: bases[b], seed: 42 + 100*k, variant: v})
+				}
+			}
+		}
+	}
+	return js, nil
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Run executes the benchmark and returns all rows (those of Done that
+// belong to the requested jobs included) in job order, independent of the
+// number of workers. Failed jobs give rows with Err set; Run's error is
+// reserved for invalid options and cancellation.
+func Run(ctx context.Context, opt Options) ([]Row, error) {
+	if err := opt.defaults(); err != nil {
+		return nil, err
+	}
+	js, err := opt.jobs()
+	if err != nil {
+		return nil, err
+	}
+	done := map[string]Row{}
+	for _, r := range opt.Done {
+		if r.Err == "" {
+			done[r.Key()] = r
+		}
+	}
+	results := make([][]Row, len(js))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var hookErr error
+	finished := 0
+	for w := 0; w < opt.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rows, ran := runJob(ctx, &opt, js[i], done)
+				results[i] = rows
+				mu.Lock()
+				finished++
+				if ran && opt.OnRows != nil && ctx.Err() == nil && hookErr == nil {
+					hookErr = opt.OnRows(rows)
+				}
+				if opt.Progress != nil {
+					opt.Progress(finished, len(js), js[i].String())
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range js {
+		if ctx.Err() != nil {
+			break
+		}
+		mu.Lock()
+		stop := hookErr != nil
+		mu.Unlock()
+		if stop {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var out []Row
+	for _, rs := range results {
+		out = append(out, rs...)
+	}
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	return out, hookErr
+}
+
+func (j job) String() string {
+	s := fmt.Sprintf("%s %s seed %d", LookupEnv(j.env.ID).Short, j.base, j.seed)
+	if j.variant != "" {
+		s += " (" + j.variant + ")"
+	}
+	return s
+}
+
+// ErrUnsupported marks a method or variant the training code cannot run
+// yet.
+var ErrUnsupported = errors.New("not supported by rl/ppo yet")
+
+// JobCount returns the number of trainings Run will consider for opt
+// (finished ones included), e.g. to size a progress bar.
+func JobCount(opt Options) (int, error) {
+	if err := opt.defaults(); err != nil {
+		return 0, err
+	}
+	js, err := opt.jobs()
+	return len(js), err
+}

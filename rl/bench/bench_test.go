@@ -1,0 +1,338 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gdt-ml/gdt/interpret"
+	"github.com/gdt-ml/gdt/rl/distill"
+	"github.com/gdt-ml/gdt/rl/ppo"
+
+	_ "github.com/gdt-ml/gdt/rl/env/classic"
+)
+
+func TestCohensDHandExample(t *testing.T) {
+	cases := []struct {
+		val, test []float64
+		want      float64
+	}{
+		// means 2 and 3, sample variances 1 and 1 → pooled SD 1.
+		{[]float64{1, 2, 3}, []float64{2, 3, 4}, -1},
+		// means 5 and 2; variances 4 and 1 (n 3, 3) → sqrt((2·4+2·1)/4) = sqrt(2.5).
+		{[]float64{3, 5, 7}, []float64{1, 2, 3}, 3 / math.Sqrt(2.5)},
+		{[]float64{500, 500}, []float64{500, 500, 500}, 0},
+		{[]float64{500, 500}, []float64{400, 400}, math.Inf(1)},
+		{[]float64{1}, []float64{2}, math.NaN()},
+	}
+	for _, c := range cases {
+		got := CohensD(c.val, c.test)
+		if !(got == c.want || math.IsNaN(got) && math.IsNaN(c.want) || math.Abs(got-c.want) < 1e-12) {
+			t.Errorf("CohensD(%v, %v) = %v, want %v", c.val, c.test, got, c.want)
+		}
+	}
+}
+
+func TestQuantileNumpy(t *testing.T) {
+	// numpy.quantile([5, 1, 4, 2, 3], 0.2) == 1.8; ([1, 10], 0.2) == 2.8
+	if q := Quantile([]float64{5, 1, 4, 2, 3}, 0.2); math.Abs(q-1.8) > 1e-12 {
+		t.Errorf("quantile %v, want 1.8", q)
+	}
+	if q := Quantile([]float64{1, 10}, 0.2); math.Abs(q-2.8) > 1e-12 {
+		t.Errorf("quantile %v, want 2.8", q)
+	}
+}
+
+func sampleRows() []Row {
+	mk := func(env, m string, seed int, val, test []float64, nodes int) Row {
+		return Row{Env: env, Method: m, Seed: seed, Algorithm: "ppo", Profile: "default", Steps: 1000, TrainedSteps: 1024,
+			ValEpisodes: val, TestEpisodes: test, ValReturn: mean(val), TestReturn: mean(test), TreeNodes: nodes, Seconds: 1.5,
+			Curve: []Point{{500, 10, 12, 8}, {1024, 20, 30, math.NaN()}}}
+	}
+	return []Row{
+		mk("CartPole-v1", SYMPOL, 142, []float64{500, 500}, []float64{500, 500}, 31),
+		mk("CartPole-v1", MLP, 142, []float64{500, 500}, []float64{500, 500}, 0),
+		mk("CartPole-v1", SADT5, 142, []float64{500, 500}, []float64{300, 400}, 45),
+		mk("Acrobot-v1", SYMPOL, 142, []float64{-80, -90}, []float64{-85, -75}, 41),
+		mk("Acrobot-v1", SADT5, 142, []float64{-70, -72}, []float64{-100, -120}, 59),
+		{Env: "Acrobot-v1", Method: VIPER5, Seed: 142, Algorithm: "ppo", Profile: "default", Steps: 1000,
+			ValReturn: math.NaN(), TestReturn: math.NaN(), Err: "boom, \"quoted\""},
+	}
+}
+
+func TestCSVRoundTrip(t *testing.T) {
+	rows := sampleRows()
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitN(buf.String(), "\n", 2)[0]
+	if !strings.HasPrefix(first, "env,method,seed,steps,val_return,test_return,tree_nodes,seconds,") {
+		t.Fatalf("header %q", first)
+	}
+	back, err := ReadCSV(&buf, "r.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(rows) {
+		t.Fatalf("%d rows back, wrote %d", len(back), len(rows))
+	}
+	for i := range rows {
+		a, b := rows[i], back[i]
+		// NaN never equals itself: compare the CSV renderings.
+		if strings.Join(record(a), "|") != strings.Join(record(b), "|") {
+			t.Errorf("row %d:\n wrote %v\n read  %v", i, record(a), record(b))
+		}
+		if a.Key() != b.Key() {
+			t.Errorf("row %d: key changed", i)
+		}
+	}
+	bad := "env,method,seed,val_return,test_return\nCartPole-v1,mlp,x,1,2\n"
+	if _, err := ReadCSV(strings.NewReader(bad), "bad.csv"); err == nil || !strings.Contains(err.Error(), "bad.csv:2: column seed") {
+		t.Errorf("error %v, want one naming bad.csv:2 and column seed", err)
+	}
+	if _, err := ReadCSV(strings.NewReader("a,b\n1,2\n"), "x.csv"); err == nil {
+		t.Error("foreign CSV accepted")
+	}
+}
+
+func TestTablesMarkdownAndHTML(t *testing.T) {
+	rows := sampleRows()
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, rows); err != nil {
+		t.Fatal(err)
+	}
+	s := md.String()
+	for _, want := range []string{
+		"### Mean test return (PPO)",
+		"| method | CP | AB | norm. mean (control) |",
+		"| sympol | 500 (500) | -80.0 (-80) |",
+		"| sa-dt-d5 | 350 (446) | -110 (-97) |",
+		"### Information loss, Cohen's d (PPO)",
+		"| sympol | 0.000 (0) | -0.707 (0.104) | -0.354 (-0.019) |",
+		"### Tree size, nodes after pruning (PPO)",
+		"| sympol | 31.0 (39.4) | 41.0 (78.6) | 36.0 (50.5) |",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "viper") {
+		t.Errorf("failed row shown:\n%s", s)
+	}
+	var h bytes.Buffer
+	if err := WriteHTML(&h, rows); err != nil {
+		t.Fatal(err)
+	}
+	page := h.String()
+	for _, want := range []string{"<table>", "<svg", "<polyline", "CP (CartPole-v1)", "stroke-dasharray"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if strings.Contains(strings.ReplaceAll(page, `xmlns="http://www.w3.org/2000/svg"`, ""), "http") {
+		t.Error("page refers to the network")
+	}
+}
+
+func TestAblationTable(t *testing.T) {
+	var rows []Row
+	for i, v := range []string{VariantFull, VariantNoAdamW} {
+		rows = append(rows, Row{Env: "CartPole-v1", Method: SYMPOL, Seed: 142, Algorithm: "ppo", Profile: "default", Variant: v,
+			TestEpisodes: []float64{500 - 100*float64(i), 500 - 100*float64(i)}, TestReturn: 500 - 100*float64(i),
+			ValEpisodes: []float64{500, 500}})
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, rows); err != nil {
+		t.Fatal(err)
+	}
+	// 20 % quantile of {500, 500, 400, 400} is 400: full → 1, w/o AdamW → 0.
+	for _, want := range []string{"### Ablation of SYMPOL", "| SYMPOL | 500 (500) | 1.000 (0.988) |", "| w/o AdamW | 400 (416.1) | 0.000 (0.865) |"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}
+
+func TestJobsAndOptions(t *testing.T) {
+	o := Options{Envs: []string{"cp", "Acrobot-v1"}, Methods: []string{SADT5, SYMPOL, DSDT}, Seeds: 2, Variants: []string{"", VariantNoAdamW}}
+	if err := o.defaults(); err != nil {
+		t.Fatal(err)
+	}
+	js, err := o.jobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, j := range js {
+		got = append(got, j.String())
+	}
+	want := []string{
+		"CP sympol seed 142", "CP sympol seed 242", "CP mlp seed 142", "CP mlp seed 242", "CP sdt seed 142", "CP sdt seed 242",
+		"CP sympol seed 142 (no-adamw)", "CP sympol seed 242 (no-adamw)",
+		"AB sympol seed 142", "AB sympol seed 242", "AB mlp seed 142", "AB mlp seed 242", "AB sdt seed 142", "AB sdt seed 242",
+		"AB sympol seed 142 (no-adamw)", "AB sympol seed 242 (no-adamw)",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("jobs\n%v\nwant\n%v", got, want)
+	}
+	for _, bad := range []Options{{Methods: []string{"nope"}}, {Variants: []string{"x"}}, {Algorithm: "dqn"}, {Profile: "p"}} {
+		if err := bad.defaults(); err == nil {
+			if _, err := bad.jobs(); err == nil {
+				t.Errorf("options %+v accepted", bad)
+			}
+		}
+	}
+}
+
+// TestResumeSkipsDone checks that jobs whose rows are all present do not
+// train again.
+func TestResumeSkipsDone(t *testing.T) {
+	done := []Row{{Env: "CartPole-v1", Method: SYMPOL, Seed: 142, Algorithm: "ppo", Profile: "default", Steps: 5000,
+		TestReturn: 9, ValReturn: 9, TestEpisodes: []float64{9}}}
+	called := false
+	rows, err := Run(context.Background(), Options{Envs: []string{"CartPole-v1"}, Methods: []string{SYMPOL}, Seeds: 1,
+		Steps: 5000, Done: done, OnRows: func([]Row) error { called = true; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if called || len(rows) != 1 || rows[0].TestReturn != 9 {
+		t.Errorf("rows %+v, hook called %v", rows, called)
+	}
+}
+
+// TestSmallRun trains SYMPOL and the MLP briefly on CartPole, extracts
+// SA-DT and VIPER, and checks the rows and that the result does not
+// depend on the number of workers.
+func TestSmallRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains for a few seconds")
+	}
+	opt := Options{Envs: []string{"CartPole-v1"}, Methods: []string{SYMPOL, MLP, SADT5, VIPER5}, Seeds: 1, Steps: 3000, Curves: true}
+	var streamed int
+	opt.OnRows = func(rs []Row) error { streamed += len(rs); return nil }
+	opt.Workers = 2
+	rows, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || streamed != 4 {
+		t.Fatalf("%d rows (%d streamed): %+v", len(rows), streamed, rows)
+	}
+	for _, r := range rows {
+		if r.Err != "" {
+			t.Fatalf("%s: %s", r.Method, r.Err)
+		}
+		if len(r.TestEpisodes) != 5 || len(r.ValEpisodes) != 5 || r.TrainedSteps < 3000 || len(r.Curve) == 0 {
+			t.Errorf("%s: row %+v", r.Method, r)
+		}
+		if (r.Method != MLP) != (r.TreeNodes > 0) {
+			t.Errorf("%s: %d tree nodes", r.Method, r.TreeNodes)
+		}
+		t.Logf("%s: val %.1f test %.1f nodes %d %.2fs", r.Method, r.ValReturn, r.TestReturn, r.TreeNodes, r.Seconds)
+	}
+	opt.Workers = 1
+	again, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		a, b := rows[i], again[i]
+		a.Seconds, b.Seconds = 0, 0
+		if strings.Join(record(a), "|") != strings.Join(record(b), "|") {
+			t.Errorf("workers 2 vs 1:\n%v\n%v", record(a), record(b))
+		}
+	}
+}
+
+// TestCheckpointResume leaves a finished training's checkpoint where Run
+// looks for it: Run must evaluate that model instead of training again,
+// then remove the checkpoint.
+func TestCheckpointResume(t *testing.T) {
+	dir := t.TempDir()
+	opt := Options{Envs: []string{"CartPole-v1"}, Methods: []string{SYMPOL}, Seeds: 1, Steps: 1500, CheckpointDir: dir}
+	if err := opt.defaults(); err != nil {
+		t.Fatal(err)
+	}
+	js, err := opt.jobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := trainConfig(&opt, js[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ppo.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, checkpointName(&opt, js[0]))
+	if err := tr.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	want, err := distill.Episodes("CartPole-v1", distill.Seeds(cfg.TestSeed, 5), distill.Greedy(tr.Actor()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Run(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Err != "" || !reflect.DeepEqual(rows[0].TestEpisodes, want) || rows[0].TrainedSteps != tr.Step() {
+		t.Fatalf("rows %+v, want test episodes %v after %d steps", rows, want, tr.Step())
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("checkpoint %s not removed (%v)", path, err)
+	}
+}
+
+func TestPresenceRules(t *testing.T) {
+	tr := &interpret.Tree{Outputs: 3, Nodes: []interpret.Node{
+		{Feature: 1, Threshold: 0, Left: 1, Right: 2},
+		{Feature: -1, Left: -1, Right: -1, Value: []float32{0, 0, 1}},
+		{Feature: 0, Threshold: 5, Left: 3, Right: 4},
+		{Feature: -1, Left: -1, Right: -1, Value: []float32{1, 0, 0}},
+		{Feature: -1, Left: -1, Right: -1, Value: []float32{0, 1, 0}},
+	}}
+	got := PresenceRules(tr, []string{"x", "cell ahead is lava"}, []string{"turn left", "turn right", "move forward"})
+	want := "if cell ahead is lava:\n    if x ≥ 5:\n        → turn right\n    else:\n        → turn left\nelse:\n    → move forward\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func FuzzReadCSV(f *testing.F) {
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, sampleRows()); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.String())
+	f.Add("env,method,seed,val_return,test_return\nCP,mlp,1,2,3\n")
+	f.Add("env,method,seed,val_return,test_return,curve\nCP,mlp,1,2,3,1 2 3\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		rows, err := ReadCSV(strings.NewReader(s), "fuzz.csv")
+		if err != nil {
+			return
+		}
+		// Whatever parses must survive a round trip.
+		var out bytes.Buffer
+		if err := WriteCSV(&out, rows); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadCSV(&out, "again.csv")
+		if err != nil {
+			t.Fatalf("re-reading: %v", err)
+		}
+		if len(back) != len(rows) {
+			t.Fatalf("%d rows, then %d", len(rows), len(back))
+		}
+	})
+}

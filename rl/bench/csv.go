@@ -1,0 +1,204 @@
+package bench
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Header is the column order of the results file. The first eight columns
+// are the protocol's; val_episodes and test_episodes hold the per-episode
+// returns (";"-separated) behind Cohen's d, curve the evaluations during
+// training ("step train trained applied" per point, ";"-separated).
+var Header = []string{"env", "method", "seed", "steps", "val_return", "test_return", "tree_nodes", "seconds",
+	"algorithm", "profile", "variant", "trained_steps", "val_episodes", "test_episodes", "curve", "error"}
+
+func fmtFloat(v float64) string {
+	if math.IsNaN(v) {
+		return "nan"
+	}
+	return strconv.FormatFloat(v, 'g', 10, 64)
+}
+
+func fmtList(x []float64) string {
+	s := make([]string, len(x))
+	for i, v := range x {
+		s[i] = fmtFloat(v)
+	}
+	return strings.Join(s, ";")
+}
+
+func fmtCurve(c []Point) string {
+	s := make([]string, len(c))
+	for i, p := range c {
+		s[i] = strconv.Itoa(p.Step) + " " + fmtFloat(p.Train) + " " + fmtFloat(p.Trained) + " " + fmtFloat(p.Applied)
+	}
+	return strings.Join(s, ";")
+}
+
+// record renders a row as CSV fields in Header order.
+func record(r Row) []string {
+	return []string{r.Env, r.Method, strconv.Itoa(r.Seed), strconv.Itoa(r.Steps), fmtFloat(r.ValReturn),
+		fmtFloat(r.TestReturn), strconv.Itoa(r.TreeNodes), strconv.FormatFloat(r.Seconds, 'f', 3, 64),
+		r.Algorithm, r.Profile, r.Variant, strconv.Itoa(r.TrainedSteps), fmtList(r.ValEpisodes),
+		fmtList(r.TestEpisodes), fmtCurve(r.Curve), r.Err}
+}
+
+// WriteCSV writes rows with a header line.
+func WriteCSV(w io.Writer, rs []Row) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(Header); err != nil {
+		return err
+	}
+	return AppendCSV(cw, rs)
+}
+
+// AppendCSV writes rows without a header (to extend an existing file) and
+// flushes.
+func AppendCSV(cw *csv.Writer, rs []Row) error {
+	for _, r := range rs {
+		if err := cw.Write(record(r)); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadCSV reads a results file written by WriteCSV (to resume a run or
+// rebuild the tables). name is used in error messages, which give the line
+// and column of a malformed value.
+func ReadCSV(r io.Reader, name string) ([]Row, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	for _, need := range []string{"env", "method", "seed", "val_return", "test_return"} {
+		if _, ok := col[need]; !ok {
+			return nil, fmt.Errorf("%s:1: not a gdt rl bench results file (no %q column)", name, need)
+		}
+	}
+	var out []Row
+	line := 1
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		line++
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		get := func(k string) string {
+			if i, ok := col[k]; ok && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		bad := func(k, want, got string) error {
+			return fmt.Errorf("%s:%d: column %s: expected %s, found %q", name, line, k, want, got)
+		}
+		num := func(k string) (float64, error) {
+			s := get(k)
+			if s == "" {
+				return math.NaN(), nil
+			}
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return 0, bad(k, "a number", s)
+			}
+			return v, nil
+		}
+		integer := func(k string) (int, error) {
+			s := get(k)
+			if s == "" {
+				return 0, nil
+			}
+			v, err := strconv.Atoi(s)
+			if err != nil {
+				return 0, bad(k, "an integer", s)
+			}
+			return v, nil
+		}
+		list := func(k string) ([]float64, error) {
+			s := get(k)
+			if s == "" {
+				return nil, nil
+			}
+			var out []float64
+			for _, p := range strings.Split(s, ";") {
+				v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+				if err != nil {
+					return nil, bad(k, "numbers separated by ';'", p)
+				}
+				out = append(out, v)
+			}
+			return out, nil
+		}
+		row := Row{Env: get("env"), Method: get("method"), Algorithm: get("algorithm"), Profile: get("profile"),
+			Variant: get("variant"), Err: get("error")}
+		if row.Env == "" || row.Method == "" {
+			return nil, fmt.Errorf("%s:%d: empty env or method", name, line)
+		}
+		for _, f := range []struct {
+			k string
+			p *int
+		}{{"seed", &row.Seed}, {"steps", &row.Steps}, {"tree_nodes", &row.TreeNodes}, {"trained_steps", &row.TrainedSteps}} {
+			if *f.p, err = integer(f.k); err != nil {
+				return nil, err
+			}
+		}
+		for _, f := range []struct {
+			k string
+			p *float64
+		}{{"val_return", &row.ValReturn}, {"test_return", &row.TestReturn}, {"seconds", &row.Seconds}} {
+			if *f.p, err = num(f.k); err != nil {
+				return nil, err
+			}
+		}
+		if row.ValEpisodes, err = list("val_episodes"); err != nil {
+			return nil, err
+		}
+		if row.TestEpisodes, err = list("test_episodes"); err != nil {
+			return nil, err
+		}
+		if s := get("curve"); s != "" {
+			for _, p := range strings.Split(s, ";") {
+				f := strings.Fields(p)
+				if len(f) != 4 {
+					return nil, bad("curve", "points of 4 numbers", p)
+				}
+				var pt Point
+				if pt.Step, err = strconv.Atoi(f[0]); err != nil {
+					return nil, bad("curve", "an integer step", f[0])
+				}
+				vals := []*float64{&pt.Train, &pt.Trained, &pt.Applied}
+				for i, v := range f[1:] {
+					if *vals[i], err = strconv.ParseFloat(v, 64); err != nil {
+						return nil, bad("curve", "a number", v)
+					}
+				}
+				row.Curve = append(row.Curve, pt)
+			}
+		}
+		if row.Algorithm == "" {
+			row.Algorithm = "ppo"
+		}
+		if row.Profile == "" {
+			row.Profile = "default"
+		}
+		out = append(out, row)
+	}
+}

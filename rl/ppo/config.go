@@ -1,0 +1,401 @@
+package ppo
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gdt-ml/gdt/rl/sdt"
+)
+
+// Methods and algorithms.
+const (
+	MethodSYMPOL = "sympol" // the tree actor (spec §1)
+	MethodMLP    = "mlp"    // the full-complexity baseline actor (spec §6.1)
+	MethodSDT    = "sdt"    // the soft-decision-tree baseline actor (spec §6.2)
+	AlgoPPO      = "ppo"
+	AlgoA2C      = "a2c"
+)
+
+// Critics.
+const (
+	CriticMLP  = "mlp"  // F → 256 → 256 → 1 (spec §2)
+	CriticTree = "tree" // a SYMPOL tree (ablation "w/o separate architecture")
+	CriticSDT  = "sdt"  // a soft decision tree (SDT baseline configs)
+)
+
+// Profiles.
+const (
+	// ProfileDefault follows the thesis with the reference code's evident
+	// defects fixed (spec §11).
+	ProfileDefault = "default"
+	// ProfileReference reproduces each quirk of the reference code.
+	ProfileReference = "reference"
+)
+
+// Config is everything a training run needs. Zero values are not
+// meaningful: start from Preset. Field tags name the --set keys, which are
+// the reference code's hyperparameter names.
+type Config struct {
+	Env       string `key:"env"`       // environment ID, e.g. "CartPole-v1"
+	Method    string `key:"method"`    // "sympol" or "mlp"
+	Algorithm string `key:"algorithm"` // "ppo" or "a2c"
+	Profile   string `key:"profile"`   // "default" or "reference"
+
+	TotalSteps int `key:"total_steps"` // environment steps (overshoot ≤ one batch)
+	Seed       int `key:"seed"`        // environment/sampling seed (env_seed)
+	InitSeed   int `key:"init_seed"`   // parameter-initialisation seed (42 in every reference run)
+
+	NEnvs         int  `key:"n_envs"`
+	NSteps        int  `key:"n_steps"` // configured rollout length (8× the initial one with the dynamic buffer)
+	DynamicBuffer bool `key:"dynamic_buffer"`
+	StaticBatch   bool `key:"static_batch"`
+	Minibatch     int  `key:"minibatch_size"`
+	Epochs        int  `key:"n_update_epochs"`
+
+	Gamma       float64 `key:"gamma"`
+	Lambda      float64 `key:"gae_lambda"`
+	ClipCoef    float64 `key:"clip_coef"`
+	EntCoef     float64 `key:"ent_coef"`
+	VfCoef      float64 `key:"vf_coef"`
+	NormAdv     bool    `key:"norm_adv"`
+	MaxGradNorm float64 `key:"max_grad_norm"`
+
+	LRSplitValues float64 `key:"learning_rate_actor_split_values"`
+	LRSplitIndex  float64 `key:"learning_rate_actor_split_idx_array"`
+	LRLeaves      float64 `key:"learning_rate_actor_leaf_array"`
+	LRLogStd      float64 `key:"learning_rate_actor_log_std"`
+	LRActor       float64 `key:"learning_rate_actor"` // MLP actor
+	LRCritic      float64 `key:"learning_rate_critic"`
+	AdamW         bool    `key:"adamW"`
+	WeightDecay   float64 `key:"weight_decay"`
+	ReduceLR      bool    `key:"reduce_lr"`
+
+	Depth        int     `key:"depth"`             // tree depth (SYMPOL, SDT)
+	Temperature  float64 `key:"temperature"`       // SDT temperature
+	Critic       string  `key:"critic"`            // "mlp" (default), "tree" (SYMPOL tree, ablation) or "sdt"
+	CriticWidth  int     `key:"critic_width"`      // critic hidden width
+	CriticLayers int     `key:"critic_layers"`     // critic hidden layers
+	MLPWidth     int     `key:"neurons_per_layer"` // MLP actor width
+	MLPLayers    int     `key:"num_layers"`        // MLP actor hidden layers
+
+	EvalFreq     int `key:"eval_freq"`
+	EvalEpisodes int `key:"n_eval_episodes"`
+	TestSeed     int `key:"test_seed"` // first test-episode seed (123456)
+
+	// Reference-code quirks (spec §11); ProfileReference turns them on.
+	PlateauReference    bool `key:"plateau_reference"`    // optax min-mode on the raw reward, patience 3
+	AccumReference      bool `key:"accum_reference"`      // double step while K = 1, no accumulation otherwise
+	IntActions          bool `key:"int_actions"`          // continuous actions truncated to int32 in storage
+	TruncationReference bool `key:"truncation_reference"` // gymnax: time limit = terminal; Gymnasium: truncation not done
+	MLPReferenceArch    bool `key:"mlp_reference_arch"`   // discrete MLP actor as Dense(w)→ReLU→Dense(A) per layer
+
+	Workers int `key:"workers"` // goroutines of the tree kernel (0 = GOMAXPROCS; results do not depend on it; 1 is fastest for SYMPOL's small batches)
+}
+
+// envAlias maps environment IDs to the reference's config names (§8.9).
+var envAlias = map[string]string{
+	"CartPole-v1":                  "cartpole",
+	"Acrobot-v1":                   "acrobot",
+	"LunarLander-v2":               "lunarlander",
+	"MountainCarContinuous-v0":     "mountaincarcontinuous",
+	"Pendulum-v1":                  "pendulum",
+	"MiniGrid-Empty-Random-6x6-v0": "minigrid_empty",
+	"MiniGrid-DoorKey-5x5-v0":      "minigrid_doorkey",
+	"MiniGrid-LavaGapS5-v0":        "minigrid_lavagaps5",
+	"MiniGrid-LavaGapS7-v0":        "minigrid_lavagaps7",
+	"MiniGrid-DistShift1-v0":       "minigrid_distshift1",
+}
+
+// sympolBest are the best SYMPOL hyperparameters per environment (spec §8.9,
+// exact config values): ent, λ, γ, lr split values, lr split index, lr
+// leaves, lr log-std, lr critic, n_envs, n_steps, epochs, norm_adv,
+// reduce_lr, vf_coef.
+type sympolRow struct {
+	ent, lam, gamma                float64
+	lrSV, lrSI, lrLeaf, lrLS, lrCr float64
+	nEnvs, nSteps, epochs          int
+	normAdv, reduceLR              bool
+	vf                             float64
+}
+
+var sympolBest = map[string]sympolRow{
+	"cartpole":              {0.2, 0.95, 0.99, 0.000222274, 0.025528, 0.0195309, 0.00123131, 0.001333, 7, 512, 7, false, true, 0.5},
+	"acrobot":               {0.0, 0.95, 0.99, 0.000200856, 0.0519804, 0.00537188, 0.00198149, 0.0003548, 8, 128, 7, false, true, 0.25},
+	"lunarlander":           {0.0, 0.9, 0.999, 0.000659187, 0.00996685, 0.0085886, 0.0214071, 0.00177176, 6, 512, 7, true, true, 0.5},
+	"mountaincarcontinuous": {0.5, 0.99, 0.999, 0.000116075, 0.000101553, 0.0284656, 0.0942997, 0.00206134, 5, 128, 2, false, true, 0.5},
+	"pendulum":              {0.1, 0.8, 0.999, 0.000230753, 0.00986204, 0.00641408, 0.000153951, 0.000328661, 15, 128, 7, true, false, 0.75},
+	"minigrid_empty":        {0.1, 0.99, 0.9, 0.000924533, 0.00063041, 0.00264615, 0.0434114, 0.000661028, 14, 128, 8, true, false, 0.5},
+	"minigrid_doorkey":      {0.2, 0.95, 0.99, 0.001245, 0.000502954, 0.0035779, 0.0212188, 0.000853967, 14, 512, 9, true, true, 0.5},
+	"minigrid_lavagaps5":    {0.1, 0.9, 0.95, 0.00581138, 0.0122537, 0.0086767, 0.00474257, 0.000609274, 16, 512, 5, true, true, 0.25},
+	"minigrid_lavagaps7":    {0.1, 0.9, 0.99, 0.000583822, 0.000659071, 0.00794652, 0.00220583, 0.00112776, 7, 128, 4, true, true, 0.5},
+	"minigrid_distshift1":   {0.5, 0.95, 0.999, 0.000268043, 0.00870106, 0.000574032, 0.0376756, 0.000930033, 10, 512, 5, false, true, 0.25},
+}
+
+// mlpRow are the best MLP hyperparameters (spec §8.10).
+type mlpRow struct {
+	ent, lam, gamma, lrA, lrC, mgn float64
+	mb, nEnvs, nSteps, epochs      int
+	width, layers                  int
+	normAdv                        bool
+	vf                             float64
+}
+
+var mlpBest = map[string]mlpRow{
+	"cartpole":              {0.2, 0.9, 0.999, 0.00142, 0.002765, 1.0, 256, 13, 128, 7, 139, 2, false, 0.25},
+	"acrobot":               {0.0, 0.9, 0.99, 0.0002193, 0.004594, 1.0, 256, 12, 512, 9, 185, 2, true, 0.5},
+	"lunarlander":           {0.1, 0.9, 0.999, 0.00058702, 0.00326356, 0.5, 128, 13, 512, 8, 46, 3, false, 0.5},
+	"mountaincarcontinuous": {0.1, 0.95, 0.999, 0.004786, 0.001164, 0.1, 512, 15, 512, 2, 240, 2, true, 0.25},
+	"pendulum":              {0.1, 0.95, 0.99, 0.0003681, 0.001936, 1000, 128, 8, 512, 2, 75, 2, true, 0.25},
+	"minigrid_empty":        {0.1, 0.95, 0.99, 0.000220061, 0.00101675, 0.1, 64, 13, 512, 5, 112, 3, false, 0.5},
+	"minigrid_doorkey":      {0.1, 0.9, 0.9, 0.0004126, 0.0004508, 0.1, 256, 8, 256, 7, 169, 1, true, 0.5},
+	"minigrid_lavagaps5":    {0.1, 0.95, 0.99, 0.001808, 0.00304, 1, 128, 8, 512, 9, 76, 1, false, 0.25},
+	"minigrid_lavagaps7":    {0.1, 0.95, 0.9, 0.000304214, 0.000567245, 0.5, 512, 12, 128, 8, 28, 1, true, 0.75},
+	"minigrid_distshift1":   {0.1, 0.99, 0.99, 0.000257988, 0.000950682, 0.1, 256, 10, 128, 7, 158, 2, true, 0.5},
+}
+
+// Preset returns the configuration of method ("sympol" or "mlp") on env
+// with the thesis's best hyperparameters (spec §8.9, §8.10) and the default
+// profile. An environment without a tuned config gets the reference CLI's
+// defaults (spec §8.9, the DistShift4 note).
+func Preset(envID, method string) (Config, error) {
+	c := Config{
+		Env: envID, Method: method, Algorithm: AlgoPPO, Profile: ProfileDefault,
+		TotalSteps: 1_000_000, Seed: 142, InitSeed: 42,
+		ClipCoef: 0.1, WeightDecay: 1e-4, Depth: 7,
+		CriticWidth: 256, CriticLayers: 2, Critic: CriticMLP, Temperature: 1,
+		EvalFreq: 50_000, EvalEpisodes: 5, TestSeed: 123456, Workers: 1,
+	}
+	alias := envAlias[envID]
+	switch method {
+	case MethodSYMPOL:
+		c.DynamicBuffer, c.AdamW, c.Minibatch, c.MaxGradNorm = true, true, 64, 1000
+		r, ok := sympolBest[alias]
+		if !ok {
+			// Reference CLI defaults (no matching config).
+			c.NSteps, c.NEnvs, c.Minibatch, c.Epochs = 256, 8, 128, 5
+			c.LRSplitValues, c.LRSplitIndex, c.LRLeaves, c.LRLogStd, c.LRCritic = 1e-3, 1e-3, 1e-3, 1e-3, 1e-3
+			c.EntCoef, c.Gamma, c.Lambda, c.VfCoef, c.MaxGradNorm = 0.01, 0.99, 0.95, 0.5, 0.5
+			c.AdamW, c.ReduceLR = false, true
+			return c, nil
+		}
+		c.EntCoef, c.Lambda, c.Gamma = r.ent, r.lam, r.gamma
+		c.LRSplitValues, c.LRSplitIndex, c.LRLeaves, c.LRLogStd, c.LRCritic = r.lrSV, r.lrSI, r.lrLeaf, r.lrLS, r.lrCr
+		c.NEnvs, c.NSteps, c.Epochs, c.NormAdv, c.ReduceLR, c.VfCoef = r.nEnvs, r.nSteps, r.epochs, r.normAdv, r.reduceLR, r.vf
+	case MethodMLP:
+		r, ok := mlpBest[alias]
+		if !ok {
+			r = mlpRow{0.01, 0.95, 0.99, 1e-3, 1e-3, 0.5, 128, 8, 256, 5, 64, 2, false, 0.5}
+		}
+		c.EntCoef, c.Lambda, c.Gamma, c.LRActor, c.LRCritic, c.MaxGradNorm = r.ent, r.lam, r.gamma, r.lrA, r.lrC, r.mgn
+		c.Minibatch, c.NEnvs, c.NSteps, c.Epochs = r.mb, r.nEnvs, r.nSteps, r.epochs
+		c.MLPWidth, c.MLPLayers, c.NormAdv, c.VfCoef = r.width, r.layers, r.normAdv, r.vf
+		c.CriticWidth, c.CriticLayers = r.width, r.layers
+		c.LRLogStd = r.lrA
+	case MethodSDT:
+		h, _ := sdt.Best(envID)
+		c.Depth, c.Temperature = h.Depth, h.Temperature
+		c.EntCoef, c.Lambda, c.Gamma, c.LRActor, c.LRCritic, c.MaxGradNorm = h.EntCoef, h.Lambda, h.Gamma, h.LRActor, h.LRCritic, h.MaxGradNorm
+		c.Minibatch, c.NEnvs, c.NSteps, c.Epochs, c.NormAdv, c.VfCoef = h.Minibatch, h.NEnvs, h.NSteps, h.Epochs, h.NormAdv, h.VfCoef
+		c.LRLogStd = h.LRActor
+		if h.Critic == "sdt" {
+			c.Critic = CriticSDT
+		}
+	default:
+		return c, fmt.Errorf("method %q: expected %q, %q or %q", method, MethodSYMPOL, MethodMLP, MethodSDT)
+	}
+	if method != MethodSYMPOL {
+		// The baselines train with one step per minibatch (plain PPO); the
+		// reference profile lets their accumulation count grow (spec §3.6).
+		c.StaticBatch = true
+	}
+	return c, nil
+}
+
+// SetProfile switches the reference-code quirks on (ProfileReference) or off
+// (ProfileDefault).
+func (c *Config) SetProfile(p string) error {
+	switch p {
+	case ProfileDefault, ProfileReference:
+	default:
+		return fmt.Errorf("profile %q: expected %q or %q", p, ProfileDefault, ProfileReference)
+	}
+	ref := p == ProfileReference
+	c.Profile = p
+	c.PlateauReference, c.AccumReference, c.IntActions, c.TruncationReference, c.MLPReferenceArch = ref, ref, ref, ref, ref
+	if c.Method != MethodSYMPOL {
+		// The reference runs the baselines without --static_batch, so
+		// their accumulation count grows too (spec §3.6, §4.1).
+		c.StaticBatch = !ref
+	}
+	return nil
+}
+
+// SetAlgorithm selects PPO or A2C (spec §3.8: one epoch, the whole rollout
+// as one batch, policy term −Â·log π, no dynamic batch size).
+func (c *Config) SetAlgorithm(a string) error {
+	switch a {
+	case AlgoPPO:
+	case AlgoA2C:
+		c.Epochs, c.StaticBatch = 1, true
+	default:
+		return fmt.Errorf("algorithm %q: expected %q or %q", a, AlgoPPO, AlgoA2C)
+	}
+	c.Algorithm = a
+	return nil
+}
+
+// Keys lists the keys Set accepts.
+func Keys() []string {
+	var ks []string
+	forEachField(&Config{}, func(key string, _ any) { ks = append(ks, key) })
+	sort.Strings(ks)
+	return ks
+}
+
+// Set assigns one hyperparameter from its text form (--set key=value).
+// "profile" and "algorithm" apply their implications (SetProfile,
+// SetAlgorithm).
+func (c *Config) Set(key, value string) error {
+	switch key {
+	case "profile":
+		return c.SetProfile(value)
+	case "algorithm":
+		return c.SetAlgorithm(value)
+	}
+	found := false
+	var err error
+	forEachField(c, func(k string, p any) {
+		if k != key {
+			return
+		}
+		found = true
+		switch v := p.(type) {
+		case *int:
+			var n int
+			n, err = strconv.Atoi(value)
+			*v = n
+		case *float64:
+			var f float64
+			f, err = strconv.ParseFloat(value, 64)
+			*v = f
+		case *bool:
+			var b bool
+			b, err = strconv.ParseBool(value)
+			*v = b
+		case *string:
+			*v = value
+		}
+	})
+	if !found {
+		return fmt.Errorf("unknown hyperparameter %q (known: %s)", key, strings.Join(Keys(), ", "))
+	}
+	if err != nil {
+		return fmt.Errorf("hyperparameter %s: value %q: %v", key, value, err)
+	}
+	return nil
+}
+
+// Validate checks the ranges of the configuration.
+func (c *Config) Validate() error {
+	bad := func(k string, v any, want string) error {
+		return fmt.Errorf("hyperparameter %s = %v: expected %s", k, v, want)
+	}
+	switch {
+	case c.Method != MethodSYMPOL && c.Method != MethodMLP && c.Method != MethodSDT:
+		return bad("method", c.Method, `"sympol", "mlp" or "sdt"`)
+	case c.Critic != CriticMLP && c.Critic != CriticTree && c.Critic != CriticSDT:
+		return bad("critic", c.Critic, `"mlp", "tree" or "sdt"`)
+	case (c.Method == MethodSDT || c.Critic == CriticSDT) && !(c.Temperature > 0):
+		return bad("temperature", c.Temperature, "> 0")
+	case c.Algorithm != AlgoPPO && c.Algorithm != AlgoA2C:
+		return bad("algorithm", c.Algorithm, `"ppo" or "a2c"`)
+	case c.TotalSteps < 1:
+		return bad("total_steps", c.TotalSteps, "≥ 1")
+	case c.NEnvs < 1:
+		return bad("n_envs", c.NEnvs, "≥ 1")
+	case c.NSteps < 1:
+		return bad("n_steps", c.NSteps, "≥ 1")
+	case c.Minibatch < 1:
+		return bad("minibatch_size", c.Minibatch, "≥ 1")
+	case c.Epochs < 1:
+		return bad("n_update_epochs", c.Epochs, "≥ 1")
+	case !(c.Gamma >= 0 && c.Gamma <= 1):
+		return bad("gamma", c.Gamma, "in [0, 1]")
+	case !(c.Lambda >= 0 && c.Lambda <= 1):
+		return bad("gae_lambda", c.Lambda, "in [0, 1]")
+	case !(c.ClipCoef > 0):
+		return bad("clip_coef", c.ClipCoef, "> 0")
+	case (c.Method != MethodMLP || c.Critic == CriticTree) && (c.Depth < 1 || c.Depth > 16):
+		return bad("depth", c.Depth, "1…16")
+	case c.Method == MethodMLP && (c.MLPWidth < 1 || c.MLPLayers < 1):
+		return bad("neurons_per_layer/num_layers", fmt.Sprint(c.MLPWidth, "/", c.MLPLayers), "≥ 1")
+	case c.CriticWidth < 1 || c.CriticLayers < 1:
+		return bad("critic_width/critic_layers", fmt.Sprint(c.CriticWidth, "/", c.CriticLayers), "≥ 1")
+	case c.EvalFreq < 1:
+		return bad("eval_freq", c.EvalFreq, "≥ 1")
+	case c.EvalEpisodes < 0:
+		return bad("n_eval_episodes", c.EvalEpisodes, "≥ 0")
+	}
+	for _, lr := range []struct {
+		k string
+		v float64
+	}{{"learning_rate_actor_split_values", c.LRSplitValues}, {"learning_rate_actor_split_idx_array", c.LRSplitIndex},
+		{"learning_rate_actor_leaf_array", c.LRLeaves}, {"learning_rate_actor_log_std", c.LRLogStd},
+		{"learning_rate_actor", c.LRActor}, {"learning_rate_critic", c.LRCritic}, {"weight_decay", c.WeightDecay}} {
+		if !(lr.v >= 0) {
+			return bad(lr.k, lr.v, "≥ 0")
+		}
+	}
+	return nil
+}
+
+// forEachField calls f with the --set key and a pointer to every field.
+func forEachField(c *Config, f func(key string, p any)) {
+	f("env", &c.Env)
+	f("method", &c.Method)
+	f("algorithm", &c.Algorithm)
+	f("profile", &c.Profile)
+	f("total_steps", &c.TotalSteps)
+	f("seed", &c.Seed)
+	f("init_seed", &c.InitSeed)
+	f("n_envs", &c.NEnvs)
+	f("n_steps", &c.NSteps)
+	f("dynamic_buffer", &c.DynamicBuffer)
+	f("static_batch", &c.StaticBatch)
+	f("minibatch_size", &c.Minibatch)
+	f("n_update_epochs", &c.Epochs)
+	f("gamma", &c.Gamma)
+	f("gae_lambda", &c.Lambda)
+	f("clip_coef", &c.ClipCoef)
+	f("ent_coef", &c.EntCoef)
+	f("vf_coef", &c.VfCoef)
+	f("norm_adv", &c.NormAdv)
+	f("max_grad_norm", &c.MaxGradNorm)
+	f("learning_rate_actor_split_values", &c.LRSplitValues)
+	f("learning_rate_actor_split_idx_array", &c.LRSplitIndex)
+	f("learning_rate_actor_leaf_array", &c.LRLeaves)
+	f("learning_rate_actor_log_std", &c.LRLogStd)
+	f("learning_rate_actor", &c.LRActor)
+	f("learning_rate_critic", &c.LRCritic)
+	f("adamW", &c.AdamW)
+	f("weight_decay", &c.WeightDecay)
+	f("reduce_lr", &c.ReduceLR)
+	f("depth", &c.Depth)
+	f("temperature", &c.Temperature)
+	f("critic", &c.Critic)
+	f("critic_width", &c.CriticWidth)
+	f("critic_layers", &c.CriticLayers)
+	f("neurons_per_layer", &c.MLPWidth)
+	f("num_layers", &c.MLPLayers)
+	f("eval_freq", &c.EvalFreq)
+	f("n_eval_episodes", &c.EvalEpisodes)
+	f("test_seed", &c.TestSeed)
+	f("plateau_reference", &c.PlateauReference)
+	f("accum_reference", &c.AccumReference)
+	f("int_actions", &c.IntActions)
+	f("truncation_reference", &c.TruncationReference)
+	f("mlp_reference_arch", &c.MLPReferenceArch)
+	f("workers", &c.Workers)
+}

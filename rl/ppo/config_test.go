@@ -1,0 +1,63 @@
+package ppo
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPresets(t *testing.T) {
+	c, err := Preset("CartPole-v1", MethodSYMPOL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NEnvs != 7 || c.NSteps != 512 || c.Epochs != 7 || c.EntCoef != 0.2 || c.LRSplitIndex != 0.025528 ||
+		!c.ReduceLR || c.NormAdv || c.Minibatch != 64 || !c.DynamicBuffer || !c.AdamW || c.ClipCoef != 0.1 || c.MaxGradNorm != 1000 {
+		t.Errorf("CartPole SYMPOL preset: %+v", c)
+	}
+	if c.PlateauReference || c.AccumReference || c.IntActions || c.TruncationReference {
+		t.Error("default profile has reference quirks on")
+	}
+	if err := c.SetProfile(ProfileReference); err != nil || !c.PlateauReference || !c.AccumReference || !c.IntActions || !c.TruncationReference {
+		t.Errorf("reference profile: %v %+v", err, c)
+	}
+	m, _ := Preset("MountainCarContinuous-v0", MethodMLP)
+	if m.MLPWidth != 240 || m.MLPLayers != 2 || m.Minibatch != 512 || m.AdamW || m.DynamicBuffer {
+		t.Errorf("MC-C MLP preset: %+v", m)
+	}
+	for id := range envAlias {
+		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
+			c, err := Preset(id, meth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Validate(); err != nil {
+				t.Errorf("%s %s: %v", id, meth, err)
+			}
+		}
+	}
+	if _, err := Preset("CartPole-v1", "cart"); err == nil {
+		t.Error("unknown method accepted")
+	}
+}
+
+func TestSet(t *testing.T) {
+	c, _ := Preset("CartPole-v1", MethodSYMPOL)
+	for _, kv := range [][2]string{{"ent_coef", "0.05"}, {"n_envs", "3"}, {"norm_adv", "true"}, {"algorithm", "a2c"}} {
+		if err := c.Set(kv[0], kv[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.EntCoef != 0.05 || c.NEnvs != 3 || !c.NormAdv || c.Algorithm != AlgoA2C || c.Epochs != 1 {
+		t.Errorf("after Set: %+v", c)
+	}
+	if err := c.Set("n_envs", "three"); err == nil || !strings.Contains(err.Error(), "n_envs") {
+		t.Errorf("bad value: %v", err)
+	}
+	if err := c.Set("nonsense", "1"); err == nil || !strings.Contains(err.Error(), "unknown hyperparameter") {
+		t.Errorf("unknown key: %v", err)
+	}
+	c.NEnvs = 0
+	if err := c.Validate(); err == nil {
+		t.Error("n_envs = 0 accepted")
+	}
+}

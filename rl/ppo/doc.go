@@ -1,0 +1,47 @@
+// Package ppo trains policies on-policy with PPO or A2C as SYMPOL does
+// (spec sympol-rl §2–§4): rollouts over an env.Vec, generalised advantage
+// estimation, PPO's clipped surrogate (or A2C's −Â·log π) with an entropy
+// bonus, a separate MLP critic trained on ½·(V − R)², per-minibatch advantage
+// normalisation, global-norm gradient clipping, the dynamic rollout length
+// and batch size of §4 (Schedule), reduce-on-plateau of the actor's learning
+// rates on the validation return, the evaluation schedule of §3.7, and
+// checkpoints for resuming. The actor is a policy.Actor: the SYMPOL tree
+// (method "sympol") or an MLP (method "mlp").
+//
+// # Profiles
+//
+// The default profile follows the thesis with the reference code's evident
+// defects fixed (spec §11): continuous actions are stored as floats, a
+// time-limit truncation bootstraps from V(final observation) in every
+// environment, the learning rate is halved only when the validation return
+// has not improved for 5 evaluations, and the dynamic batch size really
+// averages K minibatch gradients per actor step. ProfileReference replays the
+// reference code: int32-truncated stored continuous actions, time limits as
+// terminals (gymnax tasks) or not stored at all (Gymnasium tasks), optax's
+// min-mode plateau on the raw reward, and its accumulation (two steps with
+// the same gradient while K = 1, one step per minibatch afterwards) and, for
+// the MLP baseline, the reference's discrete actor architecture. Each quirk
+// is its own Config switch. Not replayed: gymnax's reused reset keys within
+// one rollout and the LunarLander pruning ranges (the pruning uses the
+// environment's own bounds).
+//
+// # Use
+//
+//	cfg, _ := ppo.Preset("CartPole-v1", ppo.MethodSYMPOL) // §8.9 best hyperparameters
+//	cfg.Seed = 142
+//	tr, _ := ppo.New(cfg)
+//	err := tr.Run(ctx, func(p ppo.Progress) error { … })
+//	tree, _ := tr.Actor().(*policy.TreeActor).Pruned(spec.Observation.Low, spec.Observation.High)
+//
+// # Determinism and speed
+//
+// The same Config gives the same result bit for bit, whatever the number of
+// cores: every random stream (action sampling, minibatch permutations) is
+// derived from the seed and the iteration, the environments from the seed,
+// and the kernel, the MLP and the optimisers are deterministic. A resumed
+// run restarts the episodes in progress (from a seed derived from the
+// iteration) and otherwise continues exactly. Rollout and update buffers are
+// allocated once for the longest rollout; the rollout evaluates actor and
+// critic on all environments in one batch per step. The critic (F → 256 →
+// 256 → 1) dominates the cost.
+package ppo

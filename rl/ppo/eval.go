@@ -1,0 +1,91 @@
+package ppo
+
+import (
+	"github.com/gdt-ml/gdt/rl/env"
+	"github.com/gdt-ml/gdt/rl/policy"
+)
+
+// Greedy returns the deterministic policy of an actor (arg-max of the
+// logits, or the mean; spec §1.5) as an env.Policy. An actor error (only
+// possible for malformed input) is kept in *errp.
+func Greedy(a policy.Actor, errp *error) env.Policy {
+	out := make([]float32, a.Out())
+	d := a.Dist()
+	return func(obs, action []float32) {
+		if err := a.Predict(obs, 1, out); err != nil && *errp == nil {
+			*errp = err
+		}
+		d.Greedy(out, action)
+	}
+}
+
+// Returns plays one greedy episode of a fresh instance of envID per seed
+// first, first+1, …, first+n−1 (env.Evaluate: reseed, reset, act until a
+// termination or the time limit) and returns the undiscounted returns.
+// visit, if not nil, sees every observation the policy acts on.
+func Returns(envID string, first, n int, a policy.Actor, visit func(obs []float32)) ([]float64, error) {
+	e, err := env.Make(envID)
+	if err != nil {
+		return nil, err
+	}
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		seeds[i] = uint64(first + i)
+	}
+	var perr error
+	pol := Greedy(a, &perr)
+	if visit != nil {
+		inner := pol
+		pol = func(obs, action []float32) { visit(obs); inner(obs, action) }
+	}
+	eps, err := env.Evaluate(e, seeds, pol)
+	if err == nil {
+		err = perr
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(eps))
+	for i, ep := range eps {
+		out[i] = ep.Return
+	}
+	return out, nil
+}
+
+// Mean returns the arithmetic mean (NaN for none).
+func Mean(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// evaluate runs the validation episodes (seeds Seed+0…), feeds the plateau
+// scheduler and, with test, the test episodes (seeds TestSeed+0…).
+func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
+	cfg := t.cfg
+	rec := EvalRecord{Iteration: t.iter, Step: t.global, LRScale: t.plat.Scale()}
+	if cfg.EvalEpisodes > 0 {
+		val, err := Returns(cfg.Env, cfg.Seed, cfg.EvalEpisodes, t.actor, nil)
+		if err != nil {
+			return rec, err
+		}
+		rec.Validation = Mean(val)
+		if cfg.ReduceLR {
+			if t.plat.Step(rec.Validation) {
+				if err := t.aOpt.SetLRScale(t.plat.Scale()); err != nil {
+					return rec, err
+				}
+			}
+			rec.LRScale = t.plat.Scale()
+		}
+		if test {
+			if rec.Test, err = Returns(cfg.Env, cfg.TestSeed, cfg.EvalEpisodes, t.actor, nil); err != nil {
+				return rec, err
+			}
+		}
+	}
+	t.history = append(t.history, rec)
+	return rec, nil
+}

@@ -1,0 +1,107 @@
+package ppo
+
+import (
+	"testing"
+
+	"github.com/gdt-ml/gdt/rl/env"
+)
+
+// countEnv counts its steps: observation [t], reward 1, never terminates;
+// its time limit (3 steps) is a truncation.
+type countEnv struct{ t int }
+
+func (c *countEnv) Spec() env.Spec {
+	return env.Spec{ID: "TestCount-v0", Observation: env.Space{Dim: 1}, Action: env.Space{N: 2, Dim: 1},
+		MaxEpisodeSteps: 3, FeatureNames: []string{"t"}, ActionNames: []string{"a", "b"}}
+}
+func (c *countEnv) Seed(uint64)         {}
+func (c *countEnv) Reset(obs []float32) { c.t = 0; obs[0] = 0 }
+func (c *countEnv) Step(_, obs []float32) (float32, bool) {
+	c.t++
+	obs[0] = float32(c.t)
+	return 1, false
+}
+
+func init() { env.Register("TestCount-v0", func() env.Env { return &countEnv{} }) }
+
+func testConfig(t *testing.T) Config {
+	c, err := Preset("TestCount-v0", MethodSYMPOL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.NEnvs, c.NSteps, c.Minibatch, c.Epochs = 2, 6, 4, 1
+	c.DynamicBuffer, c.CriticWidth, c.CriticLayers, c.TotalSteps, c.EvalEpisodes = false, 8, 1, 1000, 0
+	return c
+}
+
+// TestTruncation checks the done bookkeeping at a time limit: the default
+// ends the episode and bootstraps from V(final observation); the reference
+// profile does not store a Gymnasium truncation as done.
+func TestTruncation(t *testing.T) {
+	for _, ref := range []bool{false, true} {
+		c := testConfig(t)
+		c.TruncationReference = ref
+		tr, err := New(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := make([]float32, 1) // the critic changes only after the rollout
+		if err := tr.critic.Predict([]float32{3}, 1, v); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+		for s := 0; s < 6; s++ {
+			for e := 0; e < 2; e++ {
+				i := s*2 + e
+				end := s%3 == 2
+				wantEnded := end && !ref
+				if tr.ended[i] != wantEnded {
+					t.Errorf("reference=%v step %d env %d: ended %v, want %v", ref, s, e, tr.ended[i], wantEnded)
+				}
+				if wantEnded && tr.boot[i] != v[0] {
+					t.Errorf("step %d env %d: bootstrap %v, want V(final obs) = %v", s, e, tr.boot[i], v[0])
+				}
+				if tr.obs[i] != float32(s%3) {
+					t.Errorf("step %d env %d: observation %v, want %d", s, e, tr.obs[i], s%3)
+				}
+			}
+		}
+	}
+}
+
+// TestAccumulation counts actor optimiser steps per iteration: the default
+// takes one step per K minibatches; the reference two per minibatch while
+// K = 1 and one per minibatch afterwards.
+func TestAccumulation(t *testing.T) {
+	for _, c := range []struct {
+		ref   bool
+		k     int
+		steps int64 // actor steps of one iteration with 3 minibatches
+	}{{false, 1, 3}, {true, 1, 6}, {false, 2, 2}, {true, 2, 3}, {false, 4, 1}} {
+		cfg := testConfig(t)
+		cfg.AccumReference = c.ref
+		tr, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 12 samples, minibatch 4: 3 minibatches; K forced through the
+		// schedule's factor at this step.
+		tr.sched.Dynamic, tr.sched.Static = false, false
+		tr.global = 0
+		for tr.sched.Accumulation(tr.global) != c.k {
+			tr.global += 1000 / 8
+		}
+		tr.cfg.TotalSteps = 1 << 30
+		if _, err := tr.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.aOpt.Steps(); got != c.steps {
+			t.Errorf("reference=%v K=%d: %d actor steps, want %d", c.ref, c.k, got, c.steps)
+		}
+		if got := tr.cOpt.Steps(); got != 3 {
+			t.Errorf("critic steps %d, want 3", got)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package ppo
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"testing"
+	"time"
+
+	_ "github.com/gdt-ml/gdt/rl/env/classic"
+	"github.com/gdt-ml/gdt/rl/policy"
+)
+
+// TestCartPoleImproves trains SYMPOL with the CartPole preset (a narrower
+// critic and a short budget, to stay fast) and checks that the greedy
+// return clearly improves on the initial policy's, and that the exported,
+// range-pruned plain tree takes the trained actor's action on every
+// observation of the test episodes (zero information loss).
+func TestCartPoleImproves(t *testing.T) {
+	cfg, err := Preset("CartPole-v1", MethodSYMPOL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TotalSteps = 40_000
+	cfg.CriticWidth = 64
+	cfg.EvalFreq = 20_000
+	tr, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := Returns(cfg.Env, cfg.TestSeed, 5, tr.Actor(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := tr.Run(context.Background(), func(p Progress) error {
+		if p.Eval != nil {
+			t.Logf("step %d: validation %.1f, recent training return %.1f", p.Step, p.Eval.Validation, p.RecentReturn)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ta := tr.Actor().(*policy.TreeActor)
+	spec := tr.Spec()
+	pruned, err := ta.Pruned(spec.Observation.Low, spec.Observation.High)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float32, 2)
+	visited := 0
+	after, err := Returns(cfg.Env, cfg.TestSeed, 5, tr.Actor(), func(obs []float32) {
+		visited++
+		if err := ta.Predict(obs, 1, out); err != nil {
+			t.Fatal(err)
+		}
+		if a, b := policy.Argmax(pruned.Predict(obs)), policy.Argmax(out); a != b {
+			t.Fatalf("obs %v: exported tree acts %d, actor %d", obs, a, b)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("test return %.1f → %.1f after %d steps in %v (%.0f steps/s); pruned tree %d nodes; %d observations compared",
+		Mean(before), Mean(after), tr.Step(), time.Since(start), float64(tr.Step())/tr.TrainSeconds(), pruned.NumNodes(), visited)
+	if !(Mean(after) > math.Max(2*Mean(before), 150)) {
+		t.Errorf("return %.1f → %.1f: no clear improvement", Mean(before), Mean(after))
+	}
+	h := tr.History()
+	if len(h) == 0 || len(h[len(h)-1].Test) != 5 {
+		t.Errorf("the final evaluation has no test returns: %+v", h)
+	}
+}
+
+// TestResume checks that a checkpoint restores the trainer: parameters,
+// counters and optimiser state, and that training continues from it.
+func TestResume(t *testing.T) {
+	cfg, err := Preset("CartPole-v1", MethodSYMPOL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TotalSteps, cfg.CriticWidth, cfg.CriticLayers, cfg.NSteps = 4000, 16, 1, 128
+	a, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := a.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := t.TempDir() + "/ck"
+	if err := a.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Step() != a.Step() || b.Iteration() != a.Iteration() {
+		t.Fatalf("restored step %d iteration %d, want %d %d", b.Step(), b.Iteration(), a.Step(), a.Iteration())
+	}
+	for i, x := range a.Actor().Tensors() {
+		y := b.Actor().Tensors()[i]
+		for k := range x.Value {
+			if x.Value[k] != y.Value[k] {
+				t.Fatalf("%s[%d] = %v after loading, want %v", x.Name, k, y.Value[k], x.Value[k])
+			}
+		}
+	}
+	if a.aOpt.Steps() != b.aOpt.Steps() {
+		t.Fatalf("optimiser steps %d after loading, want %d", b.aOpt.Steps(), a.aOpt.Steps())
+	}
+	if err := b.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if !b.Done() {
+		t.Fatal("resumed run did not finish")
+	}
+}
+
+// TestDeterministic checks that the same seed gives the same parameters,
+// whatever the number of cores and kernel workers.
+func TestDeterministic(t *testing.T) {
+	run := func(workers int) []float32 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
+		cfg, _ := Preset("CartPole-v1", MethodSYMPOL)
+		cfg.TotalSteps, cfg.CriticWidth, cfg.NSteps, cfg.Workers = 3000, 64, 128, workers
+		tr, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Run(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		var v []float32
+		for _, x := range tr.Actor().Tensors() {
+			v = append(v, x.Value...)
+		}
+		for _, x := range tr.critic.Tensors() {
+			v = append(v, x.Value...)
+		}
+		return v
+	}
+	a, b := run(1), run(2)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("parameter %d differs between runs: %v vs %v", i, a[i], b[i])
+		}
+	}
+}

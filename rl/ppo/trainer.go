@@ -1,0 +1,620 @@
+package ppo
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gdt-ml/gdt/optim"
+	"github.com/gdt-ml/gdt/rl/env"
+	"github.com/gdt-ml/gdt/rl/policy"
+	"github.com/gdt-ml/gdt/rl/sdt"
+	"github.com/gdt-ml/gdt/rng"
+)
+
+// Progress is what a trainer reports after every iteration.
+type Progress struct {
+	Iteration    int
+	Step         int // environment steps so far
+	Total        int // budget
+	StepsPerSec  float64
+	RecentReturn float64 // mean return of the last (up to) 20 finished training episodes; NaN before the first
+	Episodes     int     // finished training episodes
+	Eval         *EvalRecord
+}
+
+// EvalRecord is one evaluation (spec §3.7).
+type EvalRecord struct {
+	Iteration  int
+	Step       int
+	Validation float64   // mean greedy return over the validation episodes
+	Test       []float64 // test-episode returns (only at the final evaluation)
+	LRScale    float64   // actor learning-rate scale after the plateau step
+}
+
+// Trainer runs PPO (or A2C) with a SYMPOL, MLP or SDT actor and a
+// separate critic (MLP by default) on one environment. It is not safe for
+// concurrent use; independent trainers may run in parallel.
+type Trainer struct {
+	cfg    Config
+	spec   env.Spec
+	actor  policy.Actor
+	critic policy.Net
+	aOpt   *optim.Adam
+	cOpt   *optim.Adam
+	plat   *optim.Plateau
+	sched  Schedule
+	evalr  Evaluator
+	vec    *env.Vec
+	dist   policy.Dist
+
+	iter, global int
+	lastN        int // rows of the last rollout
+	trainSec     float64
+	rolloutSec   float64
+	history      []EvalRecord
+	recent       []float64 // ring of recent episode returns
+	recentN      int
+	episodes     int
+
+	E, F, A, AD int
+	// rollout buffers ([T][E] step-major)
+	obs, act, logp, val, rew, boot, adv, ret []float32
+	ended                                    []bool
+	out, sendAct, vals                       []float32
+	epBuf                                    []env.Episode
+	finIdx                                   []int
+	finObs, finVal                           []float32
+	// minibatch buffers
+	perm                                      []int
+	mbObs, mbOut, dOut, mbRet, dV, mbAdv, mbA []float32
+	mbLogp                                    []float32
+	acc                                       [][]float32
+}
+
+// New builds a trainer for cfg: the environments, the actor and critic
+// initialised from cfg.InitSeed, the optimisers (spec §1.6) and buffers for
+// the longest rollout.
+func New(cfg Config) (*Trainer, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	v, err := env.NewVec(cfg.Env, cfg.NEnvs, uint64(cfg.Seed))
+	if err != nil {
+		return nil, err
+	}
+	spec := v.Spec()
+	t := &Trainer{cfg: cfg, spec: spec, vec: v, E: cfg.NEnvs, F: spec.Observation.Dim}
+	t.dist = policy.Dist{Discrete: spec.Action.Discrete(), A: spec.Action.N}
+	if !t.dist.Discrete {
+		t.dist.A = spec.Action.Dim
+	}
+	t.A, t.AD = t.dist.Outputs(), t.dist.ActionDim()
+	seed := uint64(cfg.InitSeed)
+	switch cfg.Method {
+	case MethodSYMPOL:
+		t.actor, err = policy.NewTreeActor(t.F, t.dist, cfg.Depth, seed, cfg.Workers)
+	case MethodMLP:
+		if cfg.MLPReferenceArch && t.dist.Discrete {
+			t.actor, err = policy.NewMLPActorReference(t.F, t.dist, cfg.MLPWidth, cfg.MLPLayers, seed+1000)
+		} else {
+			t.actor, err = policy.NewMLPActor(t.F, t.dist, repeat(cfg.MLPWidth, cfg.MLPLayers), seed+1000)
+		}
+	case MethodSDT:
+		t.actor, err = sdt.NewActor(t.F, t.dist, sdt.Config{Depth: cfg.Depth, Temperature: cfg.Temperature}, seed+3000)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch cfg.Critic {
+	case CriticMLP:
+		t.critic, err = policy.NewCritic(t.F, repeat(cfg.CriticWidth, cfg.CriticLayers), seed+2000)
+	case CriticTree:
+		t.critic, err = policy.NewTreeCritic(t.F, cfg.Depth, seed+2000, cfg.Workers)
+	case CriticSDT:
+		t.critic, err = sdt.NewCritic(t.F, sdt.Config{Depth: cfg.Depth, Temperature: cfg.Temperature}, seed+4000)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := t.buildOptimisers(); err != nil {
+		return nil, err
+	}
+	t.sched = NewSchedule(cfg.NEnvs, cfg.NSteps, cfg.Minibatch, cfg.TotalSteps, cfg.DynamicBuffer, cfg.StaticBatch)
+	t.evalr = Evaluator{Every: cfg.EvalFreq, Total: cfg.TotalSteps}
+	t.alloc()
+	return t, nil
+}
+
+func repeat(w, n int) []int {
+	h := make([]int, n)
+	for i := range h {
+		h[i] = w
+	}
+	return h
+}
+
+// buildOptimisers makes one Optax Adam(W) per network with a group per
+// tensor group (spec §1.6): no weight decay on the thresholds, AdamW's
+// decay on the other actor groups and the critic when cfg.AdamW.
+func (t *Trainer) buildOptimisers() error {
+	cfg := t.cfg
+	wd := 0.0
+	if cfg.AdamW {
+		wd = cfg.WeightDecay
+	}
+	lr := map[string]float64{
+		policy.GroupSplitValues: cfg.LRSplitValues,
+		policy.GroupSplitIndex:  cfg.LRSplitIndex,
+		policy.GroupLeaves:      cfg.LRLeaves,
+		policy.GroupLogStd:      cfg.LRLogStd,
+		"actor":                 cfg.LRActor,
+		"critic":                cfg.LRCritic,
+	}
+	build := func(ts []policy.Tensor) (*optim.Adam, error) {
+		var groups []optim.Group
+		idx := map[string]int{}
+		for _, x := range ts {
+			i, ok := idx[x.Group]
+			if !ok {
+				i = len(groups)
+				idx[x.Group] = i
+				g := optim.NewGroup(optim.Optax, x.Group, lr[x.Group])
+				if x.Group != policy.GroupSplitValues {
+					g.WeightDecay = wd
+				}
+				groups = append(groups, g)
+			}
+			groups[i].Params = append(groups[i].Params, optim.Param{Name: x.Name, Value: x.Value, Grad: x.Grad})
+		}
+		o, err := optim.NewAdam(groups...)
+		if err != nil {
+			return nil, err
+		}
+		o.SetWorkers(1)
+		return o, nil
+	}
+	var err error
+	if t.aOpt, err = build(t.actor.Tensors()); err != nil {
+		return fmt.Errorf("actor optimiser: %w", err)
+	}
+	if t.cOpt, err = build(t.critic.Tensors()); err != nil {
+		return fmt.Errorf("critic optimiser: %w", err)
+	}
+	pc := optim.SYMPOLIntendedPlateau()
+	if cfg.PlateauReference {
+		pc = optim.SYMPOLReferencePlateau()
+	}
+	t.plat, err = optim.NewPlateau(pc)
+	return err
+}
+
+func (t *Trainer) alloc() {
+	E, F, A, AD := t.E, t.F, t.A, t.AD
+	N := t.sched.MaxRolloutSteps() * E
+	t.obs = make([]float32, N*F)
+	t.act = make([]float32, N*AD)
+	t.logp = make([]float32, N)
+	t.val = make([]float32, N)
+	t.rew = make([]float32, N)
+	t.boot = make([]float32, N)
+	t.adv = make([]float32, N)
+	t.ret = make([]float32, N)
+	t.ended = make([]bool, N)
+	t.out = make([]float32, E*A)
+	t.sendAct = make([]float32, E*AD)
+	t.vals = make([]float32, E)
+	t.finIdx = make([]int, 0, E)
+	t.finObs = make([]float32, 0, E*F)
+	t.finVal = make([]float32, E)
+	t.perm = make([]int, N)
+	M := t.sched.Minibatch
+	if t.cfg.Algorithm == AlgoA2C {
+		M = N
+	}
+	t.mbObs = make([]float32, M*F)
+	t.mbOut = make([]float32, M*A)
+	t.dOut = make([]float32, M*A)
+	t.mbRet = make([]float32, M)
+	t.dV = make([]float32, M)
+	t.mbAdv = make([]float32, M)
+	t.mbA = make([]float32, M*AD)
+	t.mbLogp = make([]float32, M)
+	t.recent = make([]float64, 20)
+	for _, x := range t.actor.Tensors() {
+		t.acc = append(t.acc, make([]float32, len(x.Value)))
+	}
+}
+
+// Config returns the trainer's configuration.
+func (t *Trainer) Config() Config { return t.cfg }
+
+// Spec returns the environment's spec.
+func (t *Trainer) Spec() env.Spec { return t.spec }
+
+// Actor returns the policy being trained.
+func (t *Trainer) Actor() policy.Actor { return t.actor }
+
+// Step returns the number of environment steps taken so far.
+func (t *Trainer) Step() int { return t.global }
+
+// Iteration returns the number of finished iterations.
+func (t *Trainer) Iteration() int { return t.iter }
+
+// TrainSeconds returns the wall time spent in rollouts and updates
+// (evaluation excluded).
+func (t *Trainer) TrainSeconds() float64 { return t.trainSec }
+
+// RolloutSeconds returns the part of TrainSeconds spent collecting
+// rollouts (environment steps, action sampling, value estimates, GAE) in
+// this process (not carried over by a checkpoint).
+func (t *Trainer) RolloutSeconds() float64 { return t.rolloutSec }
+
+// History returns the evaluations so far.
+func (t *Trainer) History() []EvalRecord { return t.history }
+
+// LastRollout returns the observations ([n][F]) and stored actions
+// ([n][ActionDim], sampled; int-truncated for continuous actions under
+// Config.IntActions) of the last iteration's rollout, step-major. The slices
+// are the trainer's buffers: valid until the next iteration. The reference
+// SA-DT fits its tree on them (spec §6.4).
+func (t *Trainer) LastRollout() (obs, actions []float32, n int) {
+	return t.obs[:t.lastN*t.F], t.act[:t.lastN*t.AD], t.lastN
+}
+
+// Done reports whether the budget is used up.
+func (t *Trainer) Done() bool { return t.global >= t.cfg.TotalSteps }
+
+// streamSeed derives the seed of one random stream of one iteration.
+func streamSeed(seed, iter, purpose int) uint32 {
+	z := uint64(seed)*0x9e3779b97f4a7c15 + uint64(iter)*0xbf58476d1ce4e5b9 + uint64(purpose)*0x94d049bb133111eb
+	z ^= z >> 31
+	z *= 0xd6e8feb8d6e8feb9
+	z ^= z >> 29
+	return uint32(z) ^ uint32(z>>32)
+}
+
+// Run trains until the budget is used up or ctx is cancelled (checked
+// between iterations; the trainer then holds a consistent state that Save
+// can write). after, if not nil, is called after every iteration; an error
+// from it stops training.
+func (t *Trainer) Run(ctx context.Context, after func(Progress) error) error {
+	for !t.Done() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p, err := t.Iterate()
+		if err != nil {
+			return err
+		}
+		if after != nil {
+			if err := after(p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Iterate runs one iteration: rollout, GAE, update and, when due,
+// evaluation (spec §3.1).
+func (t *Trainer) Iterate() (Progress, error) {
+	start := time.Now()
+	cfg := t.cfg
+	t.iter++
+	before := t.global
+	T := t.sched.RolloutSteps(before)
+	K := t.sched.Accumulation(before)
+	if err := t.rollout(T, rng.New(streamSeed(cfg.Seed, t.iter, 1))); err != nil {
+		return Progress{}, err
+	}
+	t.rolloutSec += time.Since(start).Seconds()
+	t.global += T * t.E
+	t.lastN = T * t.E
+	if err := t.update(T, K, rng.New(streamSeed(cfg.Seed, t.iter, 2))); err != nil {
+		return Progress{}, err
+	}
+	el := time.Since(start).Seconds()
+	t.trainSec += el
+	p := Progress{Iteration: t.iter, Step: t.global, Total: cfg.TotalSteps, Episodes: t.episodes, RecentReturn: t.recentMean()}
+	if t.trainSec > 0 {
+		p.StepsPerSec = float64(t.global) / t.trainSec
+	}
+	if ev, test := t.evalr.Due(t.iter, before, t.global); ev || t.Done() {
+		rec, err := t.evaluate(test || t.Done())
+		if err != nil {
+			return p, err
+		}
+		p.Eval = &rec
+	}
+	return p, nil
+}
+
+func (t *Trainer) recentMean() float64 {
+	n := min(t.recentN, len(t.recent))
+	if n == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, r := range t.recent[:n] {
+		s += r
+	}
+	return s / float64(n)
+}
+
+// valueChunk is the number of rows per critic call when valuing a rollout.
+const valueChunk = 1024
+
+// values writes the critic's values of the n rows of x into v, in chunks.
+func (t *Trainer) values(x []float32, n int, v []float32) error {
+	for i := 0; i < n; i += valueChunk {
+		m := min(valueChunk, n-i)
+		if err := t.critic.Predict(x[i*t.F:(i+m)*t.F], m, v[i:i+m]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func grow(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
+	}
+	return b[:n]
+}
+
+// rollout collects T steps in every environment (spec §3.2).
+func (t *Trainer) rollout(T int, r *rng.MT19937) error {
+	E, F, A, AD := t.E, t.F, t.A, t.AD
+	cfg := t.cfg
+	logStd := t.actor.LogStd()
+	t.finIdx, t.finObs = t.finIdx[:0], t.finObs[:0]
+	for s := 0; s < T; s++ {
+		base := s * E
+		cur := t.vec.Obs()
+		copy(t.obs[base*F:(base+E)*F], cur)
+		if err := t.actor.Predict(cur, E, t.out); err != nil {
+			return err
+		}
+		for e := 0; e < E; e++ {
+			o := t.out[e*A : (e+1)*A]
+			a := t.sendAct[e*AD : (e+1)*AD]
+			t.dist.Sample(o, logStd, r, a)
+			t.logp[base+e] = float32(t.dist.LogProb(o, logStd, a))
+			st := t.act[(base+e)*AD : (base+e+1)*AD]
+			copy(st, a)
+			if cfg.IntActions && !t.dist.Discrete {
+				// The reference stores actions in an int32 buffer (spec §3.2).
+				for k := range st {
+					st[k] = float32(math.Trunc(float64(st[k])))
+				}
+			}
+		}
+		if err := t.vec.Step(t.sendAct); err != nil {
+			return err
+		}
+		rew, term, trunc, final := t.vec.Rewards(), t.vec.Terminated(), t.vec.Truncated(), t.vec.FinalObs()
+		for e := 0; e < E; e++ {
+			i := base + e
+			t.rew[i] = rew[e]
+			t.boot[i] = 0
+			t.ended[i] = false
+			switch {
+			case term[e]:
+				t.ended[i] = true
+			case trunc[e]:
+				if cfg.TruncationReference {
+					// gymnax: the time limit is a terminal; Gymnasium: the
+					// truncation is not stored as done (spec §3.2).
+					t.ended[i] = t.spec.TimeLimitIsTerminal
+				} else {
+					t.ended[i] = true
+					t.finObs = append(t.finObs, final[e*F:(e+1)*F]...)
+					t.finIdx = append(t.finIdx, i)
+				}
+			}
+		}
+		t.epBuf = t.vec.Episodes(t.epBuf[:0])
+		for _, ep := range t.epBuf {
+			t.recent[t.recentN%len(t.recent)] = ep.Return
+			t.recentN++
+			t.episodes++
+		}
+	}
+	// The critic does not change during the rollout, so its values are
+	// computed afterwards in large batches: V of every stored observation,
+	// V(final observation) of the truncated episodes, and V of the
+	// observations after the rollout.
+	if err := t.values(t.obs[:T*E*F], T*E, t.val); err != nil {
+		return err
+	}
+	if n := len(t.finIdx); n > 0 {
+		t.finVal = grow(t.finVal, n)
+		if err := t.values(t.finObs, n, t.finVal); err != nil {
+			return err
+		}
+		for j, i := range t.finIdx {
+			t.boot[i] = t.finVal[j]
+		}
+	}
+	if err := t.critic.Predict(t.vec.Obs(), E, t.vals); err != nil {
+		return err
+	}
+	GAE(T, E, t.rew, t.val, t.boot, t.ended, t.vals, float32(cfg.Gamma), float32(cfg.Lambda), t.adv, t.ret)
+	return nil
+}
+
+// update runs the PPO (or A2C) epochs over the rollout (spec §3.4–§3.6).
+func (t *Trainer) update(T, K int, r *rng.MT19937) error {
+	cfg := t.cfg
+	N := T * t.E
+	M := t.sched.Minibatch
+	epochs := cfg.Epochs
+	if cfg.Algorithm == AlgoA2C {
+		M, epochs, K = N, 1, 1
+	}
+	nb := N / M
+	perm := t.perm[:N]
+	accN := 0
+	for ep := 0; ep < epochs; ep++ {
+		for i := range perm {
+			perm[i] = i
+		}
+		r.Shuffle(perm)
+		for b := 0; b < nb; b++ {
+			idx := perm[b*M : (b+1)*M]
+			t.gather(idx)
+			if err := t.criticStep(M); err != nil {
+				return err
+			}
+			if err := t.actorGrad(M); err != nil {
+				return err
+			}
+			switch {
+			case cfg.AccumReference && cfg.Algorithm == AlgoPPO:
+				// The reference steps with every minibatch gradient and, while
+				// K = 1, a second time with the same gradient; its
+				// accumulated step never fires for K ≥ 2 (spec §3.6).
+				t.actorStep()
+				if K == 1 {
+					t.actorStep()
+				}
+			case K == 1:
+				t.actorStep()
+			default:
+				for j, x := range t.actor.Tensors() {
+					a := t.acc[j]
+					for k, g := range x.Grad {
+						a[k] += g
+					}
+				}
+				accN++
+				if accN == K {
+					t.flushAccum(accN)
+					accN = 0
+				}
+			}
+		}
+		if accN > 0 { // an epoch whose minibatch count is not a multiple of K
+			t.flushAccum(accN)
+			accN = 0
+		}
+	}
+	return nil
+}
+
+// flushAccum steps the actor with the mean of n accumulated gradients.
+func (t *Trainer) flushAccum(n int) {
+	inv := 1 / float32(n)
+	for j, x := range t.actor.Tensors() {
+		a := t.acc[j]
+		for k := range x.Grad {
+			x.Grad[k] = a[k] * inv
+			a[k] = 0
+		}
+	}
+	t.actorStep()
+}
+
+func (t *Trainer) actorStep() {
+	t.aOpt.ClipGradNorm(t.cfg.MaxGradNorm)
+	t.aOpt.Step()
+	if t.aOpt.Steps()%flushEvery == 0 {
+		flushSubnormals(t.aOpt) // cannot fail: the state is the optimiser's own
+	}
+	t.actor.Changed()
+}
+
+// gather copies the minibatch rows idx into the minibatch buffers and
+// normalises the advantages if asked.
+func (t *Trainer) gather(idx []int) {
+	F, AD := t.F, t.AD
+	for j, i := range idx {
+		copy(t.mbObs[j*F:(j+1)*F], t.obs[i*F:(i+1)*F])
+		copy(t.mbA[j*AD:(j+1)*AD], t.act[i*AD:(i+1)*AD])
+		t.mbAdv[j] = t.adv[i]
+		t.mbLogp[j] = t.logp[i]
+		t.mbRet[j] = t.ret[i]
+	}
+	if t.cfg.NormAdv {
+		B := len(idx)
+		var s float64
+		for _, a := range t.mbAdv[:B] {
+			s += float64(a)
+		}
+		mean := s / float64(B)
+		var v float64
+		for _, a := range t.mbAdv[:B] {
+			d := float64(a) - mean
+			v += d * d
+		}
+		std := math.Sqrt(v / float64(B))
+		for j := range t.mbAdv[:B] {
+			t.mbAdv[j] = float32((float64(t.mbAdv[j]) - mean) / (std + 1e-8))
+		}
+	}
+}
+
+// criticStep takes one critic step on the value loss ½·vf·mean((V − R)²).
+func (t *Trainer) criticStep(B int) error {
+	if err := t.critic.Forward(t.mbObs, B, t.dV); err != nil {
+		return err
+	}
+	c := float32(t.cfg.VfCoef / float64(B))
+	for j := 0; j < B; j++ {
+		t.dV[j] = c * (t.dV[j] - t.mbRet[j])
+	}
+	if err := t.critic.Backward(t.dV[:B]); err != nil {
+		return err
+	}
+	t.cOpt.ClipGradNorm(t.cfg.MaxGradNorm)
+	t.cOpt.Step()
+	t.critic.Changed() // tree and SDT critics cache derived state of their parameters
+	if t.cOpt.Steps()%flushEvery == 0 {
+		return flushSubnormals(t.cOpt)
+	}
+	return nil
+}
+
+// actorGrad writes the gradient of the policy and entropy terms of the
+// minibatch loss into the actor's tensors (spec §3.5).
+func (t *Trainer) actorGrad(B int) error {
+	return actorLossGrad(t.actor, t.lossSpec(), t.mbObs, t.mbA, t.mbLogp, t.mbAdv, B, t.mbOut, t.dOut)
+}
+
+func (t *Trainer) lossSpec() lossSpec {
+	return lossSpec{Clip: t.cfg.ClipCoef, Ent: t.cfg.EntCoef, A2C: t.cfg.Algorithm == AlgoA2C}
+}
+
+// flushEvery is the number of optimiser steps between two flushes of
+// subnormal Adam moments.
+const flushEvery = 64
+
+// flushSubnormals sets Adam moments that have decayed into the float32
+// subnormal range to zero, as XLA's CPU and GPU arithmetic (flush-to-zero)
+// does for the reference's optax. Without it, the moments of entries whose
+// gradient stays 0 (dead ReLU units of the critic) get stuck at the smallest
+// subnormals (0.9·m rounds back to m there) and every later optimiser step
+// runs ~25× slower. Interim: to be dropped once package optim flushes in its
+// Optax kernel (see /work/notes/optim-optax-ftz.md).
+func flushSubnormals(o *optim.Adam) error {
+	st := o.State()
+	changed := false
+	for _, g := range st.Groups {
+		for _, p := range g.Params {
+			for _, s := range [2][]float32{p.M, p.V} {
+				for i, x := range s {
+					if x != 0 && math.Abs(float64(x)) < 0x1p-126 {
+						s[i] = 0
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return o.LoadState(st)
+}
