@@ -75,10 +75,17 @@ var suiteProtocols = map[string]Protocol{
 	"grande":              CVProtocol{K: 5, ValidFraction: 0.1, Seed: 42, Pipeline: "gr-paper"},
 }
 
+// customSuites holds suites defined in code rather than by package datasets
+// (e.g. "multimodal", bench_multimodal.go); filled by init functions.
+var customSuites = map[string]func() *Suite{}
+
 // SuiteNames lists the suites gdt bench can run.
 func SuiteNames() []string {
-	out := make([]string, 0, len(suiteProtocols))
+	out := make([]string, 0, len(suiteProtocols)+len(customSuites))
 	for n := range suiteProtocols {
+		out = append(out, n)
+	}
+	for n := range customSuites {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -87,6 +94,9 @@ func SuiteNames() []string {
 
 // LookupSuite returns the suite called name.
 func LookupSuite(name string) (*Suite, error) {
+	if def, ok := customSuites[name]; ok {
+		return def(), nil
+	}
 	p, ok := suiteProtocols[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown suite %q (known: %s)", name, strings.Join(SuiteNames(), ", "))

@@ -33,6 +33,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	root := fs.String("data-root", "", "benchmark data folder (default: $GDT_DATA, else ../shared/data next to the repository)")
 	listModels := fs.Bool("list-models", false, "list the registered models and exit")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	tunedPath := fs.String("tuned", "", "train each model with its tuned configuration per dataset: a JSON file or\n"+
+		"directory written by `gdt tune`, or \"thesis\" for the thesis's published best configurations\n"+
+		"(spec §8.1–8.2); models are named like their kind; the table compares with the optimised figures")
 	asJSON := jsonFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -90,9 +93,27 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if nTrials <= 0 {
 		nTrials = suite.Protocol.DefaultTrials()
 	}
-	prog := newProgress(stderr, len(names)*nTrials, "bench "+pos[0], *quiet)
+	label, title := "bench "+pos[0], pos[0]
+	if *tunedPath != "" {
+		label += " (tuned)"
+		title += " — tuned configurations (" + *tunedPath + ")"
+	}
+	prog := newProgress(stderr, len(names)*nTrials, label, *quiet)
 	opt.Progress = prog.update
-	results, runErr := bench.Run(ctx, opt)
+	var (
+		results []bench.Result
+		runErr  error
+		missing []string
+	)
+	if *tunedPath == "" {
+		results, runErr = bench.Run(ctx, opt)
+	} else {
+		var tuned []bench.Tuned
+		if tuned, err = loadTuned(*tunedPath, opt.Models); err != nil {
+			return err
+		}
+		results, opt.Models, suite, missing, runErr = bench.RunTuned(ctx, opt, tuned)
+	}
 	prog.finish()
 	if *out != "" && len(results) > 0 {
 		if err := safefile.Write(*out, func(w io.Writer) error { return bench.WriteCSV(w, results) }); err != nil {
@@ -102,6 +123,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if runErr != nil {
 		return runErr
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(stderr, "no tuned configuration (skipped): %s\n", strings.Join(missing, "; "))
 	}
 	failed := 0
 	for _, r := range results {
@@ -117,9 +141,15 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	} else {
-		fmt.Fprintf(stdout, "### %s — macro F1 (mean ± std over trials), %s protocol\n\n", pos[0], suite.Protocol.Name())
+		fmt.Fprintf(stdout, "### %s — macro F1 (mean ± std over trials), %s protocol\n\n", title, suite.Protocol.Name())
 		if err := bench.WriteMarkdown(stdout, suite, opt.Models, results); err != nil {
 			return err
+		}
+		if bench.HasMetricsTable(pos[0]) {
+			fmt.Fprintln(stdout)
+			if err := bench.WriteMetricsTable(stdout, pos[0], opt.Models, results); err != nil {
+				return err
+			}
 		}
 	}
 	if failed > 0 {

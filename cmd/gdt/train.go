@@ -100,6 +100,9 @@ func (d *dataFlags) loadDataset() (*data.Dataset, string, error) {
 }
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if isMultimodalTrain(args) {
+		return runTrainMultimodal(ctx, args, stdout, stderr)
+	}
 	fs := newFlags("train", "--data FILE [--target COL] --model KIND --out MODEL.json [--json] [flags]",
 		"Fits a model on all rows of FILE (kinds that early-stop hold out --valid of them) and\n"+
 			"writes one model file holding the preprocessing, the parameters and the plain tree.", stderr)

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/c-bata/goptuna"
+	"github.com/gdt-ml/gdt/bench"
+	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/datasets"
+	"github.com/gdt-ml/gdt/hpo"
+	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/safefile"
+)
+
+func init() {
+	register(command{name: "tune", summary: "search hyperparameters (TPE, random, CMA-ES) with workers sharing one study", run: runTune})
+}
+
+// Extra study attributes of gdt tune.
+const (
+	attrDataFile = "gdt:data_file"
+	attrTarget   = "gdt:target"
+	attrTask     = "gdt:task"
+)
+
+func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("tune", "--model KIND (--dataset NAME | --data FILE) [--trials N] [flags]",
+		"Searches the hyperparameters of a model kind over the thesis's space under the thesis's\n"+
+			"protocol (objective: the protocol's validation score, macro F1), until the study has\n"+
+			"--trials evaluated trials (complete or pruned, as Optuna counts them; failed trials,\n"+
+			"including those of killed workers, are replaced). The study lives in\n"+
+			"--storage: a journal file by default (no setup; processes on one machine share it) or\n"+
+			"postgres://user@host:port/db for workers on many machines. Start more workers on the\n"+
+			"same study with the same command plus --join (or `gdt tune --join --study NAME\n"+
+			"--storage …`); a killed worker's trial is marked failed and the search goes on.\n"+
+			"Writes the best configuration as JSON (--out), usable by `gdt bench --tuned`.", stderr)
+	kind := fs.String("model", "", "model kind: "+strings.Join(kindNames(), ", "))
+	dataset := fs.String("dataset", "", `registered dataset (e.g. grande/wdbc, adult; "demo" for the built-in data)`)
+	var df dataFlags
+	df.register(fs, true)
+	trials := fs.Int("trials", 100, "evaluated (complete or pruned) trials the study should reach; on an existing study an explicit value changes its target")
+	sampler := fs.String("sampler", "", "tpe (default), random or cmaes (joining workers default to the study's)")
+	pruner := fs.String("pruner", "", "median (default), sha (successive halving) or none")
+	storage := fs.String("storage", "gdt-hpo.jsonl", "journal file, or postgres://user@host:port/db?sslmode=disable")
+	study := fs.String("study", "", "study name (default KIND:DATASET)")
+	workers := fs.Int("workers", 1, "workers in this process")
+	createOnly := fs.Bool("create-only", false, "create the study and exit (start workers with --join)")
+	join := fs.Bool("join", false, "join an existing study (its model, dataset and space come from the store)")
+	protocol := fs.String("protocol", "", "search protocol: "+strings.Join(hpo.ProtocolNames(), ", ")+" (default: grande-5x2 for grande, gradtree-cv3 otherwise)")
+	spaceName := fs.String("space", "", "search space: "+strings.Join(hpo.SpaceNames(), ", ")+" (default: the model kind's)")
+	seed := fs.Int64("seed", 42, "model seed of every fit")
+	samplerSeed := fs.Int64("sampler-seed", 0, "sampler seed (0: a fresh one per worker)")
+	out := fs.String("out", "", "write the best configuration here (default tuned/KIND__DATASET.json)")
+	root := fs.String("data-root", "", "benchmark data folder (default: $GDT_DATA, else ../shared/data next to the repository)")
+	heartbeat := fs.Duration("heartbeat", 10*time.Second, "lease renewal interval of a running trial")
+	lease := fs.Duration("lease", 2*time.Minute, "a trial without heartbeat for this long is marked failed (workers on the same host are checked by PID at once)")
+	quiet := fs.Bool("quiet", false, "no progress lines")
+	listSpaces := fs.Bool("list-spaces", false, "print the search spaces and protocols and exit")
+	fixed := optionFlags{}
+	fs.Var(fixed, "set", "fix a model option key=value (repeatable; removed from the search space)")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	if *listSpaces {
+		return printSpaces(stdout)
+	}
+	if *createOnly && *join {
+		return fmt.Errorf("%w: --create-only and --join exclude each other", errUsage)
+	}
+	if *trials < 1 {
+		return fmt.Errorf("%w: --trials %d: want at least 1", errUsage, *trials)
+	}
+	if *workers < 1 {
+		return fmt.Errorf("%w: --workers %d: want at least 1", errUsage, *workers)
+	}
+	store, err := hpo.OpenStore(*storage)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	cfg := hpo.Config{Sampler: *sampler, Pruner: *pruner, Seed: *samplerSeed, Heartbeat: *heartbeat, Lease: *lease}
+
+	name := *study
+	if name == "" {
+		if *kind == "" || (*dataset == "" && df.path == "") {
+			return fmt.Errorf("%w: give --model and --dataset (or --data), or --study to join a study", errUsage)
+		}
+		name = *kind + ":" + datasetLabel(*dataset, df.path)
+	}
+	_, lookupErr := store.GetStudyIDFromName(name)
+	exists := lookupErr == nil
+	if *join && !exists {
+		return fmt.Errorf("no study %q in %s to join (create it first, without --join)", name, *storage)
+	}
+	var s *hpo.Study
+	if exists {
+		if *createOnly {
+			return fmt.Errorf("study %q already exists in %s", name, *storage)
+		}
+		if s, err = hpo.LoadStudy(store, name, cfg); err != nil {
+			return err
+		}
+		if len(fixed) > 0 {
+			return fmt.Errorf("%w: --set applies when a study is created; study %q exists", errUsage, name)
+		}
+		if *kind != "" && *kind != s.Attrs[hpo.AttrKind] {
+			return fmt.Errorf("study %q tunes %s, not %s", name, s.Attrs[hpo.AttrKind], *kind)
+		}
+		if !*quiet {
+			c, _ := s.Counts()
+			fmt.Fprintf(stderr, "joined study %q in %s: %s on %s, %d complete, %d running, %d pruned, %d failed\n", name, *storage,
+				s.Attrs[hpo.AttrKind], s.Attrs[hpo.AttrDataset], c.Complete, c.Running, c.Pruned, c.Fail)
+		}
+	} else {
+		if *kind == "" {
+			return fmt.Errorf("%w: --model is required to create a study", errUsage)
+		}
+		k, err := model.LookupKind(*kind)
+		if err != nil {
+			return err
+		}
+		sp := *spaceName
+		if sp == "" {
+			sp = *kind
+		}
+		space, err := hpo.LookupSpace(sp)
+		if err != nil {
+			return err
+		}
+		if space.Kind != *kind {
+			return fmt.Errorf("search space %s is for %s, not %s", sp, space.Kind, *kind)
+		}
+		space = space.Without(fixed)
+		if _, err := k.New(space.Fixed, *seed); err != nil {
+			return fmt.Errorf("--set: %w", err)
+		}
+		proto := *protocol
+		if proto == "" {
+			proto = hpo.DefaultProtocol(*kind)
+		}
+		if _, err := hpo.LookupProtocol(proto); err != nil {
+			return err
+		}
+		attrs := map[string]string{hpo.AttrKind: *kind, hpo.AttrProtocol: proto, hpo.AttrTrials: strconv.Itoa(*trials),
+			hpo.AttrSeed: strconv.FormatInt(*seed, 10)}
+		if df.path != "" {
+			abs, _ := filepath.Abs(df.path)
+			attrs[hpo.AttrDataset], attrs[attrDataFile], attrs[attrTarget], attrs[attrTask] = datasetLabel("", df.path), abs, df.target, df.task
+		} else {
+			attrs[hpo.AttrDataset] = *dataset
+		}
+		// Check the data loads before creating the study.
+		if _, err := tuneDataset(attrs, *root, &df); err != nil {
+			return err
+		}
+		if cfg.Sampler == "" {
+			cfg.Sampler = "tpe"
+		}
+		if cfg.Pruner == "" {
+			cfg.Pruner = "median"
+		}
+		if s, err = hpo.NewStudy(store, name, space, attrs, cfg); err != nil {
+			// Another worker started with the same command may have
+			// created it a moment ago: join it.
+			if _, e := store.GetStudyIDFromName(name); e != nil || *createOnly {
+				return err
+			}
+			if s, err = hpo.LoadStudy(store, name, cfg); err != nil {
+				return err
+			}
+		}
+		if !*quiet {
+			fmt.Fprintf(stderr, "created study %q in %s: %s on %s, %s protocol, %s sampler, %s pruner, %d trials, space %s (%d dimensions)\n",
+				name, *storage, *kind, attrs[hpo.AttrDataset], proto, cfg.Sampler, cfg.Pruner, *trials, sp, len(space.Params))
+		}
+		if *createOnly {
+			fmt.Fprintf(stdout, "created study %q in %s; start workers with: gdt tune --join --study '%s' --storage '%s'\n", name, *storage, name, *storage)
+			return nil
+		}
+	}
+	budget := s.Budget()
+	trialsSet := false
+	fs.Visit(func(f *flag.Flag) { trialsSet = trialsSet || f.Name == "trials" })
+	if budget <= 0 || (trialsSet && *trials != budget) {
+		// An explicit --trials on an existing study changes its target
+		// (e.g. to extend a finished search).
+		if budget > 0 && !*quiet {
+			fmt.Fprintf(stderr, "study %q: target changed from %d to %d trials\n", name, budget, *trials)
+		}
+		budget = *trials
+		if err := s.G.SetUserAttr(hpo.AttrTrials, strconv.Itoa(budget)); err != nil {
+			return err
+		}
+	}
+	ds, err := tuneDataset(s.Attrs, *root, &df)
+	if err != nil {
+		return err
+	}
+	proto, err := hpo.LookupProtocol(s.Attrs[hpo.AttrProtocol])
+	if err != nil {
+		return err
+	}
+	mseed, _ := strconv.ParseInt(s.Attrs[hpo.AttrSeed], 10, 64)
+	obj, err := hpo.ModelObjective(ds, s.Attrs[hpo.AttrKind], proto, mseed)
+	if err != nil {
+		return err
+	}
+	outPath := *out
+	if outPath == "" {
+		outPath = filepath.Join("tuned", s.Attrs[hpo.AttrKind]+"__"+strings.NewReplacer("/", "_", ":", "_").Replace(s.Attrs[hpo.AttrDataset])+".json")
+	}
+	w := &tuneWriter{study: s, name: name, storage: *storage, out: outPath, stderr: stderr, quiet: *quiet, best: math.Inf(-1), start: time.Now()}
+	handles := make([]*hpo.Study, *workers)
+	for i := range handles {
+		c := cfg
+		c.Progress = w.event
+		if c.Seed != 0 {
+			c.Seed += int64(i)
+		}
+		if handles[i], err = hpo.LoadStudy(store, name, c); err != nil {
+			return err
+		}
+	}
+	errs := make([]error, len(handles))
+	var wg sync.WaitGroup
+	for i, h := range handles {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = h.Work(ctx, budget, obj)
+		}()
+	}
+	wg.Wait()
+	werr := errors.Join(errs...)
+	if err := w.writeBest(true); err != nil && !errors.Is(err, goptuna.ErrNoCompletedTrials) {
+		return err
+	}
+	if werr != nil {
+		return werr
+	}
+	c, _ := s.Counts()
+	b, err := s.Best()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "study %q: %d complete, %d pruned, %d failed trials; best trial %d: %.4f\n", name, c.Complete, c.Pruned, c.Fail, b.Number, b.Value)
+	keys := make([]string, 0, len(b.Options))
+	for k := range b.Options {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(stdout, "  %s = %s\n", k, b.Options[k])
+	}
+	fmt.Fprintf(stdout, "best configuration written to %s\n", outPath)
+	return nil
+}
+
+// tuneWriter prints trial events and keeps the best-configuration file up to
+// date.
+type tuneWriter struct {
+	mu      sync.Mutex
+	study   *hpo.Study
+	name    string
+	storage string
+	out     string
+	stderr  io.Writer
+	quiet   bool
+	best    float64
+	start   time.Time
+}
+
+func (w *tuneWriter) event(e hpo.Event) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.quiet {
+		switch {
+		case e.Reaped:
+			fmt.Fprintf(w.stderr, "trial %d marked failed: %s\n", e.Number, e.Err)
+		case e.State == goptuna.TrialStateFail:
+			fmt.Fprintf(w.stderr, "trial %d FAILED: %s\n", e.Number, e.Err)
+		default:
+			fmt.Fprintf(w.stderr, "trial %d %s %.4f (best %.4f; %d/%d evaluated, %d pruned; %s) %s\n", e.Number, strings.ToUpper(e.State.String()),
+				e.Value, e.Best, e.Complete+e.Pruned, e.Budget, e.Pruned, time.Since(w.start).Round(time.Second), formatOptions(e.Options, w.study.Space))
+		}
+	}
+	if e.State == goptuna.TrialStateComplete && e.Best > w.best {
+		w.best = e.Best
+		if err := w.writeBestLocked(false); err != nil {
+			fmt.Fprintf(w.stderr, "writing %s: %v\n", w.out, err)
+		}
+	}
+}
+
+func (w *tuneWriter) writeBest(final bool) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.writeBestLocked(final)
+}
+
+func (w *tuneWriter) writeBestLocked(bool) error {
+	b, err := w.study.Best()
+	if err != nil {
+		return err
+	}
+	c, _ := w.study.Counts()
+	t := bench.Tuned{Kind: w.study.Attrs[hpo.AttrKind], Dataset: w.study.Attrs[hpo.AttrDataset], Options: b.Options, Score: b.Value,
+		Protocol: w.study.Attrs[hpo.AttrProtocol], Study: w.name, Storage: redactURL(w.storage), Trial: b.Number, Complete: c.Complete,
+		Sampler: w.study.Attrs[hpo.AttrSampler], Written: time.Now().UTC().Round(time.Second)}
+	js, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return err
+	}
+	if dir := filepath.Dir(w.out); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	return safefile.WriteBytes(w.out, append(js, '\n'))
+}
+
+// formatOptions renders the tuned dimensions of a configuration.
+func formatOptions(opts map[string]string, space *hpo.Space) string {
+	var parts []string
+	for _, p := range space.Params {
+		if v, ok := opts[p.Name]; ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil && p.Type != hpo.Categorical && p.Type != hpo.Int {
+				v = strconv.FormatFloat(f, 'g', 4, 64)
+			}
+			parts = append(parts, p.Name+"="+v)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// redactURL drops a password from a storage URL.
+func redactURL(s string) string {
+	if i := strings.Index(s, "://"); i >= 0 {
+		if at := strings.Index(s[i+3:], "@"); at >= 0 {
+			cred := s[i+3 : i+3+at]
+			if c := strings.Index(cred, ":"); c >= 0 {
+				return s[:i+3] + cred[:c] + ":***" + s[i+3+at:]
+			}
+		}
+	}
+	return s
+}
+
+// datasetLabel names the data of a study.
+func datasetLabel(name, path string) string {
+	if path != "" {
+		return "file:" + filepath.Base(path)
+	}
+	return name
+}
+
+// tuneDataset loads the study's data: a registered dataset, the demo data,
+// or a file (with its target).
+func tuneDataset(attrs map[string]string, root string, df *dataFlags) (*data.Dataset, error) {
+	if f := attrs[attrDataFile]; f != "" {
+		d := *df
+		d.path, d.target, d.task = f, attrs[attrTarget], attrs[attrTask]
+		ds, _, err := d.loadDataset()
+		return ds, err
+	}
+	name := attrs[hpo.AttrDataset]
+	if name == "demo" {
+		return datasets.Demo(), nil
+	}
+	r, err := datasets.Root(root)
+	if err != nil {
+		return nil, err
+	}
+	return datasets.Load(r, name)
+}
+
+func kindNames() []string {
+	var out []string
+	for _, n := range []string{"cart", "gradtree", "grande", "random-forest", "sympol"} {
+		if _, err := model.LookupKind(n); err == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func printSpaces(w io.Writer) error {
+	for _, n := range hpo.SpaceNames() {
+		s, err := hpo.LookupSpace(n)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "space %s (kind %s) — %s\n", n, s.Kind, s.Source)
+		for _, p := range s.Params {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
+		if len(s.Fixed) > 0 {
+			keys := make([]string, 0, len(s.Fixed))
+			for k := range s.Fixed {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			var parts []string
+			for _, k := range keys {
+				parts = append(parts, k+"="+s.Fixed[k])
+			}
+			fmt.Fprintf(w, "  fixed: %s\n", strings.Join(parts, " "))
+		}
+	}
+	fmt.Fprintln(w)
+	for _, n := range hpo.ProtocolNames() {
+		p, _ := hpo.LookupProtocol(n)
+		fmt.Fprintf(w, "protocol %s — %s\n", n, p.Help)
+	}
+	return nil
+}

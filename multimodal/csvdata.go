@@ -1,0 +1,226 @@
+package multimodal
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gdt-ml/gdt/data"
+)
+
+// CSVOptions name the columns of a multimodal CSV file.
+type CSVOptions struct {
+	// ImageColumn holds each row's image: a path relative to the images
+	// folder, or an id to which ".png" is appended when it has no
+	// extension. Default: the first of image_file, image_id, image, file.
+	ImageColumn string
+	// Target is the label column (default dx, else label). Classes are the
+	// sorted distinct labels (numeric order when all are integers).
+	Target string
+	// Group is the column whose rows must stay together in splits
+	// (default lesion_id when present; else every row is its own group).
+	Group string
+	// Drop lists further columns that are not features. By default the
+	// HAM10000 columns image_id, image_file, lesion_id, label, dx_type and
+	// dataset (the last two leak the label) are dropped when present.
+	Drop []string
+	// Categorical forces columns to be categorical even if numeric.
+	Categorical []string
+	LoadOptions
+}
+
+var defaultDrop = []string{"image_id", "image_file", "lesion_id", "dx", "label", "dx_type", "dataset", "patient_id", "img_id", "image_path"}
+
+// LoadCSV reads a CSV file with a header row whose rows join to images in
+// imagesDir, a label column and tabular feature columns. A feature column
+// whose non-empty values all parse as numbers is numeric (empty = missing);
+// any other is categorical (empty = missing).
+func LoadCSV(path, imagesDir string, opt CSVOptions) (*Multimodal, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	head, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: reading header: %w", path, err)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[strings.TrimSpace(h)] = i
+	}
+	pick := func(given, what string, cands ...string) (string, error) {
+		if given != "" {
+			if _, ok := col[given]; !ok {
+				return "", fmt.Errorf("%s:1: no column %q (the %s column)", path, given, what)
+			}
+			return given, nil
+		}
+		for _, c := range cands {
+			if _, ok := col[c]; ok {
+				return c, nil
+			}
+		}
+		if len(cands) == 0 {
+			return "", nil
+		}
+		return "", fmt.Errorf("%s:1: no %s column (looked for %s; name it with a flag)", path, what, strings.Join(cands, ", "))
+	}
+	imgCol, err := pick(opt.ImageColumn, "image", "image_file", "image_id", "image", "file")
+	if err != nil {
+		return nil, err
+	}
+	target, err := pick(opt.Target, "target", "dx", "label")
+	if err != nil {
+		return nil, err
+	}
+	group := opt.Group
+	if group != "" {
+		if _, err := pick(group, "group"); err != nil {
+			return nil, err
+		}
+	} else if _, ok := col["lesion_id"]; ok {
+		group = "lesion_id"
+	}
+	skip := map[string]bool{imgCol: true, target: true, group: true}
+	drops := opt.Drop
+	if drops == nil {
+		drops = defaultDrop
+	}
+	for _, d := range drops {
+		skip[d] = true
+	}
+	var feats []string
+	for _, h := range head {
+		h = strings.TrimSpace(h)
+		if !skip[h] {
+			feats = append(feats, h)
+		}
+	}
+	var rows [][]string
+	line := 1
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		line++
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		if opt.Every > 1 && (line-2)%opt.Every != 0 {
+			continue
+		}
+		if opt.MaxRows > 0 && len(rows) >= opt.MaxRows {
+			break
+		}
+		rows = append(rows, append([]string(nil), rec...))
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s: no data rows", path)
+	}
+	m := &Multimodal{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), ImageDir: imagesDir}
+	// Labels.
+	labels := map[string]bool{}
+	for i, rec := range rows {
+		v := strings.TrimSpace(rec[col[target]])
+		if v == "" {
+			return nil, fmt.Errorf("%s:%d: column %s: empty label", path, i+2, target)
+		}
+		labels[v] = true
+	}
+	for l := range labels {
+		m.Classes = append(m.Classes, l)
+	}
+	sortLabels(m.Classes)
+	code := map[string]int{}
+	for i, l := range m.Classes {
+		code[l] = i
+	}
+	var files []string
+	for i, rec := range rows {
+		m.Y = append(m.Y, float64(code[strings.TrimSpace(rec[col[target]])]))
+		img := strings.TrimSpace(rec[col[imgCol]])
+		if img == "" {
+			return nil, fmt.Errorf("%s:%d: column %s: empty image reference", path, i+2, imgCol)
+		}
+		m.IDs = append(m.IDs, img)
+		if filepath.Ext(img) == "" {
+			img += ".png"
+		}
+		files = append(files, filepath.Join(imagesDir, filepath.FromSlash(img)))
+		if group != "" {
+			m.Groups = append(m.Groups, strings.TrimSpace(rec[col[group]]))
+		} else {
+			m.Groups = append(m.Groups, "row"+strconv.Itoa(i))
+		}
+	}
+	forced := map[string]bool{}
+	for _, c := range opt.Categorical {
+		if _, ok := col[c]; !ok {
+			return nil, fmt.Errorf("%s:1: --categorical names no column %q", path, c)
+		}
+		forced[c] = true
+	}
+	m.Tab = &data.Table{}
+	for _, name := range feats {
+		vals := make([]string, len(rows))
+		numeric := !forced[name]
+		num := make([]float64, len(rows))
+		for i, rec := range rows {
+			vals[i] = strings.TrimSpace(rec[col[name]])
+			if vals[i] == "" {
+				num[i] = math.NaN()
+				continue
+			}
+			if numeric {
+				v, err := strconv.ParseFloat(vals[i], 64)
+				if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+					numeric = false
+				}
+				num[i] = v
+			}
+		}
+		if numeric {
+			m.Tab.Columns = append(m.Tab.Columns, data.NewNumeric(name, num))
+		} else {
+			m.Tab.Columns = append(m.Tab.Columns, data.NewCategorical(name, vals, ""))
+		}
+	}
+	if !opt.NoImages {
+		size := opt.Size
+		if size <= 0 {
+			size = 64
+		}
+		if m.Images, err = DecodeImages(files, size, size, opt.Workers); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// sortLabels sorts numerically when every label is an integer, else as text.
+func sortLabels(l []string) {
+	allInt := true
+	for _, s := range l {
+		if _, err := strconv.Atoi(s); err != nil {
+			allInt = false
+		}
+	}
+	sort.Slice(l, func(i, j int) bool {
+		if allInt {
+			a, _ := strconv.Atoi(l[i])
+			b, _ := strconv.Atoi(l[j])
+			return a < b
+		}
+		return l[i] < l[j]
+	})
+}

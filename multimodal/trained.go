@@ -1,0 +1,153 @@
+package multimodal
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/preprocess"
+	"github.com/gdt-ml/gdt/safefile"
+)
+
+// Trained is a fitted multimodal model with everything prediction needs:
+// the tabular preprocessing, the class names, the raw feature schema and
+// the network. It is what `gdt train --model multimodal` saves.
+type Trained struct {
+	Version  int                  `json:"version"`
+	Kind     string               `json:"kind"` // "multimodal"
+	Classes  []string             `json:"classes"`
+	Columns  []string             `json:"columns"` // raw tabular feature columns
+	Pipeline *preprocess.Pipeline `json:"pipeline,omitempty"`
+	Model    *Model               `json:"model"`
+}
+
+// TrainOptions configure TrainDataset.
+type TrainOptions struct {
+	Config        Config
+	Protocol      string  // tabular preprocessing (default "gr-paper")
+	ValidFraction float64 // grouped, stratified validation share (default 0.1)
+	Progress      func(Progress)
+}
+
+// TrainDataset fits a model on all rows of ds, holding out a grouped,
+// stratified validation split for early stopping.
+func TrainDataset(ctx context.Context, ds *Multimodal, opt TrainOptions) (*Trained, error) {
+	if opt.Protocol == "" {
+		opt.Protocol = "gr-paper"
+	}
+	if opt.ValidFraction == 0 {
+		opt.ValidFraction = 0.1
+	}
+	cfg := opt.Config.Defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	tr, va, err := GroupSplit(ds.Y, ds.Groups, opt.ValidFraction, uint32(cfg.Seed))
+	if err != nil {
+		return nil, err
+	}
+	t := &Trained{Version: 1, Kind: "multimodal", Classes: ds.Classes, Columns: ds.Tab.Names()}
+	mk := func(idx []int) (*Inputs, error) {
+		y := make([]float64, len(idx))
+		for j, i := range idx {
+			y[j] = ds.Y[i]
+		}
+		in := &Inputs{Images: ds.Images, Rows: idx, Y: y}
+		return in, nil
+	}
+	trIn, _ := mk(tr)
+	vaIn, _ := mk(va)
+	if cfg.Tabular != "" {
+		newPipe, err := preprocess.Protocol(opt.Protocol)
+		if err != nil {
+			return nil, err
+		}
+		t.Pipeline = newPipe(preprocess.Options{Task: data.Multiclass, Seed: uint32(cfg.Seed)})
+		if trIn.Tab, _, err = t.Pipeline.FitTransform(ds.Tab.Subset(tr), trIn.Y); err != nil {
+			return nil, fmt.Errorf("preprocessing training rows: %w", err)
+		}
+		if t.Pipeline.Resampled > 0 {
+			return nil, fmt.Errorf("preprocessing protocol %s oversamples rows, which has no images; use gr-paper or standard", opt.Protocol)
+		}
+		if vaIn.Tab, err = t.Pipeline.Transform(ds.Tab.Subset(va)); err != nil {
+			return nil, fmt.Errorf("preprocessing validation rows: %w", err)
+		}
+	}
+	m := New(cfg)
+	m.Progress = opt.Progress
+	if err := m.Fit(ctx, trIn, vaIn, len(ds.Classes)); err != nil {
+		return nil, err
+	}
+	t.Model = m
+	return t, nil
+}
+
+// Predict returns the class probabilities of samples given as images plus
+// raw tabular rows (columns named as Columns; extra columns are ignored).
+func (t *Trained) Predict(images *ImageSet, tab *data.Table) (*data.Matrix, error) {
+	in := &Inputs{Images: images}
+	if t.Model.Config.Tabular != "" {
+		if tab == nil {
+			return nil, fmt.Errorf("multimodal: the model needs the tabular columns %v", t.Columns)
+		}
+		x, err := t.Pipeline.Transform(tab)
+		if err != nil {
+			return nil, err
+		}
+		in.Tab = x
+		if images != nil && images.N != x.Rows {
+			return nil, fmt.Errorf("multimodal: %d images for %d tabular rows", images.N, x.Rows)
+		}
+	}
+	if !t.Model.Config.Image {
+		in.Images = nil
+	}
+	return t.Model.PredictProba(in)
+}
+
+// PredictFile predicts one sample from an image file and a one-row table.
+func (t *Trained) PredictFile(imagePath string, row *data.Table) ([]float32, error) {
+	var set *ImageSet
+	if t.Model.Config.Image {
+		sh := t.Model.Shape
+		pix, err := DecodeImageFile(imagePath, sh.H, sh.W)
+		if err != nil {
+			return nil, err
+		}
+		set = &ImageSet{N: 1, Shape: sh, Pix: pix}
+	}
+	p, err := t.Predict(set, row)
+	if err != nil {
+		return nil, err
+	}
+	return p.Data, nil
+}
+
+// Save writes t as JSON to path atomically.
+func (t *Trained) Save(path string) error {
+	return safefile.Write(path, func(w io.Writer) error {
+		return json.NewEncoder(w).Encode(t)
+	})
+}
+
+// LoadTrained reads a model written by Save.
+func LoadTrained(path string) (*Trained, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var t Trained
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if t.Kind != "multimodal" || t.Model == nil {
+		return nil, fmt.Errorf("%s: not a multimodal model file", path)
+	}
+	if t.Model.Config.Tabular != "" && t.Pipeline == nil {
+		return nil, fmt.Errorf("%s: the model has a tabular backbone but no preprocessing pipeline", path)
+	}
+	return &t, nil
+}
