@@ -151,7 +151,11 @@ func WriteMarkdown(w io.Writer, s *Suite, models []string, rs []Result) error {
 	row := func(title string, sums []metrics.Summary, thesis bool) {
 		fmt.Fprintf(&b, "| **%s** |", title)
 		for j, m := range models {
-			fmt.Fprintf(&b, " %.3f ± %.3f |", sums[j].Mean, sums[j].Std)
+			if math.IsNaN(sums[j].Std) { // one trial or one dataset: no spread to show
+				fmt.Fprintf(&b, " %.3f |", sums[j].Mean)
+			} else {
+				fmt.Fprintf(&b, " %.3f ± %.3f |", sums[j].Mean, sums[j].Std)
+			}
 			if thesisCol(m) != "" {
 				if thesis && len(thesisMeans[j]) == len(datasetsRun) {
 					tm := metrics.Mean(thesisMeans[j])
