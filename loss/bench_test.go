@@ -12,6 +12,7 @@ func BenchmarkEval(b *testing.B) {
 		cfg  Config
 	}{
 		{"binaryFocalWeighted", GRANDEPaperBinary([]float64{0.6, 3})},
+		{"binaryCE128", Config{Task: Binary}},
 		{"softmaxCE10", Config{Task: Multiclass, Classes: 10}},
 		{"focalProb10", GradTreePaperMulticlass(10)},
 	} {

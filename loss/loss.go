@@ -313,6 +313,9 @@ func (f *Func) Eval(out []float32, y []float64, grad []float32) (float64, error)
 		scale = 1 / wsum
 	}
 	perSampleWeight := cw != nil && f.cfg.Weighting != BatchScale
+	if f.cfg.Task == Binary && f.cfg.Kind == CrossEntropy && f.cfg.Poly == 0 && f.cfg.LabelSmoothing == 0 && !perSampleWeight {
+		return f.evalBCE(out, y, grad, scale), nil
+	}
 	var total float64
 	k := f.k
 	for i, t := range y {
@@ -335,6 +338,31 @@ func (f *Func) Eval(out []float32, y []float64, grad []float32) (float64, error)
 		}
 	}
 	return total, nil
+}
+
+// evalBCE is Eval's loop for plain binary cross-entropy with one scale for
+// every sample (validated targets): the operations of binary, without
+// the focal and Poly terms.
+func (f *Func) evalBCE(out []float32, y []float64, grad []float32, scale float64) float64 {
+	var total float64
+	out = out[:len(y)]
+	if grad != nil {
+		grad = grad[:len(y)]
+	}
+	for i, t := range y {
+		v := float64(out[i])
+		e := math.Exp(-math.Abs(v))
+		p := 1 / (1 + e)
+		if v < 0 {
+			p = e / (1 + e)
+		}
+		l := math.Max(v, 0) - v*t + math.Log1p(e)
+		total += scale * l
+		if grad != nil {
+			grad[i] = float32(scale * (p - t))
+		}
+	}
+	return total
 }
 
 // label checks target t of sample i and returns its class (0 for

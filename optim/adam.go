@@ -115,6 +115,10 @@ type slot struct {
 	live []uint64
 	// chunkLive marks chunks (of chunkWords words) that are swept densely.
 	chunkLive []bool
+	// lazy is the state of the exact lazy sweep (tensors of at most
+	// lazyMaxLen entries of Keras groups without weight decay; nil
+	// otherwise).
+	lazy *lazyState
 }
 
 type group struct {
@@ -122,6 +126,11 @@ type group struct {
 	slots []*slot
 	scale float64
 	dense bool // weight decay moves every entry: no skip
+	// lazy groups (Keras, no weight decay) run the exact lazy sweep; gt
+	// counts their non-frozen steps and c2 is their 1 − β2.
+	lazy bool
+	gt   int32
+	c2   float32
 }
 
 // Adam is Adam/AdamW over parameter groups. It is not safe for concurrent
@@ -134,6 +143,7 @@ type Adam struct {
 	t       int64
 	workers int
 	coefs   []coef
+	stepFn  func(part) // stepPart, bound once (no allocation per Step)
 }
 
 var errNoGroups = errors.New("optim: no parameter groups")
@@ -156,18 +166,24 @@ func NewAdam(groups ...Group) (*Adam, error) {
 		}
 		seen[g.Name] = true
 		gr := &group{cfg: g, scale: 1, dense: g.WeightDecay != 0}
+		gr.lazy = g.Rule == Keras && !gr.dense
+		gr.c2 = 1 - float32(g.Beta2)
 		gr.cfg.Params = append([]Param(nil), g.Params...)
 		for pi, p := range g.Params {
 			s := &slot{id: len(a.slots), group: gi, index: pi, name: p.Name, p: p.Value, g: p.Grad,
 				m: make([]float32, len(p.Value)), v: make([]float32, len(p.Value)),
 				live: make([]uint64, (len(p.Value)+63)/64)}
 			s.chunkLive = make([]bool, (len(s.live)+chunkWords-1)/chunkWords)
+			if gr.lazy && len(p.Value) <= lazyMaxLen {
+				s.lazy = newLazyState(len(p.Value))
+			}
 			gr.slots = append(gr.slots, s)
 			a.slots = append(a.slots, s)
 		}
 		a.groups = append(a.groups, gr)
 	}
 	a.coefs = make([]coef, len(a.groups))
+	a.stepFn = a.stepPart
 	a.parts = makeParts(a.slots)
 	for _, s := range a.slots {
 		a.size += len(s.p)
@@ -307,21 +323,62 @@ func (a *Adam) Step() {
 	a.t++
 	for i, g := range a.groups {
 		a.coefs[i] = newCoef(&g.cfg, g.lr(a.t-1), a.t)
+		if g.lazy && !g.cfg.Frozen {
+			if g.gt == math.MaxInt32-1 {
+				// timestamps would overflow: bring every entry up to date
+				// and continue with the plain skip
+				g.syncLazy()
+				g.lazy = false
+				for _, s := range g.slots {
+					s.lazy = nil
+					markLive(s)
+				}
+				continue
+			}
+			g.gt++
+		}
 	}
-	a.sweep(func(pt part) {
-		s := pt.s
-		g := a.groups[s.group]
-		if g.cfg.Frozen {
-			return
+	a.sweep(a.stepFn)
+}
+
+// stepPart runs the update of one part (Step).
+func (a *Adam) stepPart(pt part) {
+	s := pt.s
+	g := a.groups[s.group]
+	if g.cfg.Frozen {
+		return
+	}
+	c := &a.coefs[s.group]
+	if g.dense {
+		lo, hi := pt.lo(), pt.hi()
+		c.dense(s.p[lo:hi], s.g[lo:hi], s.m[lo:hi], s.v[lo:hi])
+		return
+	}
+	if s.lazy != nil {
+		c.lazy(s, pt.w0, pt.w1, g.gt, pt.list)
+		return
+	}
+	c.sparse(s, pt.w0, pt.w1)
+}
+
+// syncLazy brings the skipped decays of every entry of a lazy group up to
+// date (before its state is read).
+func (g *group) syncLazy() {
+	if !g.lazy {
+		return
+	}
+	for _, s := range g.slots {
+		if s.lazy != nil {
+			s.lazy.sync(s, g.gt, g.c2)
 		}
-		c := &a.coefs[s.group]
-		if g.dense {
-			lo, hi := pt.lo(), pt.hi()
-			c.dense(s.p[lo:hi], s.g[lo:hi], s.m[lo:hi], s.v[lo:hi])
-			return
-		}
-		c.sparse(s, pt.w0, pt.w1)
-	})
+	}
+}
+
+// sync brings the moments of every lazy group up to date.
+func (a *Adam) sync() {
+	for _, g := range a.groups {
+		g.syncLazy()
+	}
 }
 
 // ZeroGrad sets every gradient (also of frozen groups) to zero.

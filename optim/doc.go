@@ -57,19 +57,40 @@
 //
 // An entry whose gradient is exactly zero and whose moments m and v are both
 // exactly zero does not move under any rule without weight decay: m and v stay
-// +0 and θ − 0 = θ bit for bit (also for θ = ±0, ±Inf, NaN). Adam keeps one
+// +0 and θ − 0 = θ bit for bit (also for θ = ±0, ±Inf, NaN). For the Torch
+// and Optax rules, and for large Keras tensors (see below), Adam keeps one
 // "live" bit per entry (m or v may be non-zero; a superset is harmless) and
-// works in chunks of 16 384 entries. A chunk that is not yet dense reads
-// its gradients first (8 at a time with AVX2) and updates just the entries or
+// works in chunks of 16 384 entries. A chunk that is not yet dense reads its
+// gradients first (8 at a time with AVX2) and updates just the entries or
 // 64-entry words that need it; a chunk in which at least 1/8 of the words
-// need an update is swept densely from then on, because streaming a chunk
-// costs less than hopping between scattered entries and live moments decay
-// only over ~1/(1 − β2) steps. The result is bit-identical to the dense
-// sweep (a test proves it on every path). The skip pays off where whole
-// regions of a tensor never receive a gradient (e.g. thresholds of features
-// a node never selects); for gradients spread thinly over every region the
-// cost is that of the dense sweep. Groups with weight decay move every entry
-// and always run the dense sweep.
+// need an update is swept densely from then on. The result is bit-identical to the dense sweep (a test proves it
+// on every path). Groups with weight decay move every entry and always run
+// the dense sweep.
+//
+// # The exact lazy sweep (Keras rule)
+//
+// Under flush-to-zero (below) the moments of an entry without gradient do
+// not reach zero: m stops decaying once m·(1−β1) is below the smallest normal
+// float32 (|m| ≲ 1.2e−37), v once v·(1−β2) is (v ≲ 1.2e−35). From then on a
+// step with zero gradient leaves m and θ exactly as they are (m·α flushes to
+// zero while α ≤ 1−β1) and only decays v, which reaches its own fixed point
+// after tens of thousands of steps. Tensors of at most 2^18 entries in Keras
+// groups without weight decay skip such "cold" entries and replay the skipped float32 decays of v one by one
+// (with the dense loop's operations) when the entry receives a gradient
+// again or the state is read (State); per 64-entry word they keep the mask
+// of the entries that are not cold, per word and per entry the group step at
+// which v was last current. Words with many entries to update run through
+// the vectorised loop, the others entry by entry. The result equals the
+// dense sweep bit for bit (TestLazyBitIdentical runs both for thousands of
+// steps over sparse gradient streams, with frozen periods, huge learning
+// rates and a state round trip). The skip pays off where most of a tensor
+// receives no gradient for hundreds of steps: thresholds of features a node
+// does not select, index logits of nodes whose entmax support is a single
+// column, parameters of nodes that no sample reaches. Memory: 4 bytes per
+// entry for the timestamps. Larger tensors keep the plain skip above: in
+// GRANDE's millions of thresholds and logits nearly every 64-entry word
+// holds an entry to update, and hopping between scattered entries of
+// tensors that do not fit in the caches costs as much as streaming them.
 //
 // The dense Keras loop runs 8 entries at a time with AVX2 on amd64 (packed
 // sub/mul/add/sqrt/div, no FMA: the same correctly rounded operations in the

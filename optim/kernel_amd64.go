@@ -21,3 +21,16 @@ func kerasAVX2(p, grad, m, v *float32, n int, c1, c2, alpha, eps float32)
 //
 //go:noescape
 func nzMasksAVX2(grad *float32, words int, out *uint64)
+
+// kerasHotAVX2 runs the Keras update over words 64-entry words and writes
+// for each word the mask of its entries that are not cold afterwards (see
+// lazy.go).
+//
+//go:noescape
+func kerasHotAVX2(p, grad, m, v *float32, words int, c1, c2, alpha, eps float32, hot *uint64)
+
+// kerasListAVX runs the Keras update on the n entries idx[0…n−1] of p,
+// grad, m, v (scalar AVX operations, the same bits as kerasFTZ).
+//
+//go:noescape
+func kerasListAVX(p, grad, m, v *float32, idx *int32, n int, c1, c2, alpha, eps float32)

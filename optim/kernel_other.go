@@ -11,3 +11,11 @@ func kerasAVX2(p, grad, m, v *float32, n int, c1, c2, alpha, eps float32) {
 func nzMasksAVX2(grad *float32, words int, out *uint64) {
 	panic("optim: nzMasksAVX2 without amd64 assembly")
 }
+
+func kerasHotAVX2(p, grad, m, v *float32, words int, c1, c2, alpha, eps float32, hot *uint64) {
+	panic("optim: kerasHotAVX2 without amd64 assembly")
+}
+
+func kerasListAVX(p, grad, m, v *float32, idx *int32, n int, c1, c2, alpha, eps float32) {
+	panic("optim: kerasListAVX without amd64 assembly")
+}

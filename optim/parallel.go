@@ -18,6 +18,9 @@ const serialBelow = 1 << 16
 type part struct {
 	s      *slot
 	w0, w1 int
+	// list is the part's own buffer of the lazy sweep (entries updated one
+	// by one), so that parts of one slot can run concurrently.
+	list *[]int32
 }
 
 // lo and hi are the entry bounds of the part.
@@ -30,7 +33,7 @@ func makeParts(slots []*slot) []part {
 	for _, s := range slots {
 		nw := (len(s.p) + 63) / 64
 		for w := 0; w < nw; w += chunkWords {
-			parts = append(parts, part{s, w, min(w+chunkWords, nw)})
+			parts = append(parts, part{s: s, w0: w, w1: min(w+chunkWords, nw), list: new([]int32)})
 		}
 	}
 	return parts

@@ -49,6 +49,7 @@ type AverageState struct {
 
 // State returns a deep copy of the optimiser state.
 func (a *Adam) State() *State {
+	a.sync()
 	st := &State{Steps: a.t, Groups: make([]GroupState, len(a.groups))}
 	for i, g := range a.groups {
 		gs := GroupState{Name: g.cfg.Name, LRScale: g.scale, Params: make([]ParamState, len(g.slots))}
@@ -134,6 +135,9 @@ func (a *Adam) load(st *State, ps []*ParamState, gs []*GroupState) {
 		copy(s.m, ps[i].M)
 		copy(s.v, ps[i].V)
 		markLive(s)
+		if s.lazy != nil {
+			s.lazy.reset(s, a.groups[s.group].gt, 1-float32(a.groups[s.group].cfg.Beta1))
+		}
 	}
 }
 

@@ -392,9 +392,14 @@ func (ws *Workspace) accumulateNodes(e, jlo, jhi int, s *scratch) {
 	last := e*k.ni + (1 << jhi) - 1
 	if ws.sparseClear {
 		// only the entries the previous call wrote can be non-zero
+		full := ^uint64(0) >> uint(64-ne) // every column (ne ≤ 64 here)
 		for row := first; row < last; row++ {
-			for m := ws.zmask[row]; m != 0; m &= m - 1 {
-				gZ[row*ne+bits.TrailingZeros64(m)] = 0
+			if m := ws.zmask[row]; m == full {
+				clear(gZ[row*ne : (row+1)*ne])
+			} else {
+				for ; m != 0; m &= m - 1 {
+					gZ[row*ne+bits.TrailingZeros64(m)] = 0
+				}
 			}
 			if c := ws.tcol[row]; c >= 0 {
 				gT[row*ne+int(c)] = 0
@@ -589,8 +594,12 @@ func (ws *Workspace) accumulateNode(row, j int, samples []int32, delta []float64
 	if ws.track {
 		ws.tcol[row] = k.sel[row]
 		var m uint64
-		for _, c := range supp {
-			m |= 1 << uint(c)
+		if cnt == ne {
+			m = ^uint64(0) >> uint(64-ne)
+		} else {
+			for _, c := range supp {
+				m |= 1 << uint(c)
+			}
 		}
 		ws.zmask[row] = m
 	}
