@@ -44,6 +44,9 @@
 // Optax — optax.adam / optax.adamw (SYMPOL): m ← (1−β1)g + β1m,
 // v ← (1−β2)g² + β2v, m̂ = m/(1−β1^t), v̂ = v/(1−β2^t), u = m̂/(√v̂ + ε)
 // (+ λθ for adamw), θ ← θ + (−lr)·u. Defaults β1 0.9, β2 0.999, ε 1e−8.
+// m and v are flushed to zero when they decay into the float32 subnormal
+// range, as XLA on the CPU (FTZ/DAZ) and GPUs do; without it, entries whose
+// gradient stays 0 (dead ReLU units) run subnormal arithmetic ~25× slower.
 //
 // A non-zero Group.WeightDecay turns any rule into its decoupled (AdamW)
 // form with that rule's rounding order; for Keras it is the new Keras

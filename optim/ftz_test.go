@@ -40,3 +40,39 @@ func TestKerasDenormalsFlushedIdentically(t *testing.T) {
 		}
 	}
 }
+
+// Optax moments that decay towards zero under a zero gradient end at zero,
+// never in the subnormal range (XLA's FTZ behaviour; subnormal arithmetic
+// made PPO's critic sweep ~25× slower).
+func TestOptaxMomentsFlushToZero(t *testing.T) {
+	for _, wd := range []float64{0, 1e-4} {
+		p := []float32{0.5, -0.25}
+		g := []float32{1, -1}
+		grp := NewGroup(Optax, "w", 1e-3, Param{Name: "w", Value: p, Grad: g})
+		grp.WeightDecay = wd
+		opt, err := NewAdam(grp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Step()
+		g[0], g[1] = 0, 0
+		for range 2000 {
+			opt.Step()
+		}
+		st := opt.State()
+		for _, gs := range st.Groups {
+			for _, ps := range gs.Params {
+				for i, m := range ps.M {
+					if m != 0 {
+						t.Errorf("wd=%g: m[%d] = %g after 2000 zero-gradient steps, want 0", wd, i, m)
+					}
+				}
+				for i, v := range ps.V {
+					if v != 0 && math.Abs(float64(v)) < 0x1p-126 {
+						t.Errorf("wd=%g: v[%d] = %g is subnormal", wd, i, v)
+					}
+				}
+			}
+		}
+	}
+}

@@ -116,9 +116,9 @@ func (c *coef) elem(p, g, m, v float32) (float32, float32, float32) {
 		}
 		v = float32(v*c.b2) + float32(float32(c.c2*g)*g)
 		p += float32(c.negStep*m) / (sqrt32(v)/c.bc2s + c.eps)
-	default: // Optax
-		m = float32(c.c1*g) + float32(c.b1*m)
-		v = float32(c.c2*float32(g*g)) + float32(c.b2*v)
+	default: // Optax (moments flushed to zero as XLA on the CPU does)
+		m = ftz(float32(c.c1*g) + float32(c.b1*m))
+		v = ftz(float32(c.c2*float32(g*g)) + float32(c.b2*v))
 		u := (m / c.bc1) / (sqrt32(v/c.bc2) + c.eps)
 		if c.decay {
 			u += float32(c.owd * p)
@@ -135,7 +135,7 @@ func (c *coef) dense(p, g, m, v []float32) {
 		c.denseKeras(p, g, m, v)
 	case c.rule == Torch && !c.decay && c.lerpSmall:
 		c.denseTorch(p, g, m, v)
-	case c.rule == Optax && !c.decay:
+	case c.rule == Optax:
 		c.denseOptax(p, g, m, v)
 	default:
 		for i := range p {
@@ -171,10 +171,23 @@ func (c *coef) denseTorch(p, g, m, v []float32) {
 func (c *coef) denseOptax(p, g, m, v []float32) {
 	g, m, v = g[:len(p)], m[:len(p)], v[:len(p)]
 	c1, c2, b1, b2, bc1, bc2, eps, nl := c.c1, c.c2, c.b1, c.b2, c.bc1, c.bc2, c.eps, c.negLR
+	if c.decay {
+		owd := c.owd
+		for i := range p {
+			gi := g[i]
+			mi := ftz(float32(c1*gi) + float32(b1*m[i]))
+			vi := ftz(float32(c2*float32(gi*gi)) + float32(b2*v[i]))
+			m[i], v[i] = mi, vi
+			u := (mi / bc1) / (sqrt32(vi/bc2) + eps)
+			u += float32(owd * p[i])
+			p[i] += float32(u * nl)
+		}
+		return
+	}
 	for i := range p {
 		gi := g[i]
-		mi := float32(c1*gi) + float32(b1*m[i])
-		vi := float32(c2*float32(gi*gi)) + float32(b2*v[i])
+		mi := ftz(float32(c1*gi) + float32(b1*m[i]))
+		vi := ftz(float32(c2*float32(gi*gi)) + float32(b2*v[i]))
 		m[i], v[i] = mi, vi
 		u := (mi / bc1) / (sqrt32(vi/bc2) + eps)
 		p[i] += float32(u * nl)

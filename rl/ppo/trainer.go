@@ -520,9 +520,6 @@ func (t *Trainer) flushAccum(n int) {
 func (t *Trainer) actorStep() {
 	t.aOpt.ClipGradNorm(t.cfg.MaxGradNorm)
 	t.aOpt.Step()
-	if t.aOpt.Steps()%flushEvery == 0 {
-		flushSubnormals(t.aOpt) // cannot fail: the state is the optimiser's own
-	}
 	t.actor.Changed()
 }
 
@@ -571,9 +568,6 @@ func (t *Trainer) criticStep(B int) error {
 	t.cOpt.ClipGradNorm(t.cfg.MaxGradNorm)
 	t.cOpt.Step()
 	t.critic.Changed() // tree and SDT critics cache derived state of their parameters
-	if t.cOpt.Steps()%flushEvery == 0 {
-		return flushSubnormals(t.cOpt)
-	}
 	return nil
 }
 
@@ -585,36 +579,4 @@ func (t *Trainer) actorGrad(B int) error {
 
 func (t *Trainer) lossSpec() lossSpec {
 	return lossSpec{Clip: t.cfg.ClipCoef, Ent: t.cfg.EntCoef, A2C: t.cfg.Algorithm == AlgoA2C}
-}
-
-// flushEvery is the number of optimiser steps between two flushes of
-// subnormal Adam moments.
-const flushEvery = 64
-
-// flushSubnormals sets Adam moments that have decayed into the float32
-// subnormal range to zero, as XLA's CPU and GPU arithmetic (flush-to-zero)
-// does for the reference's optax. Without it, the moments of entries whose
-// gradient stays 0 (dead ReLU units of the critic) get stuck at the smallest
-// subnormals (0.9·m rounds back to m there) and every later optimiser step
-// runs ~25× slower. Interim: to be dropped once package optim flushes in its
-// Optax kernel (see /work/notes/optim-optax-ftz.md).
-func flushSubnormals(o *optim.Adam) error {
-	st := o.State()
-	changed := false
-	for _, g := range st.Groups {
-		for _, p := range g.Params {
-			for _, s := range [2][]float32{p.M, p.V} {
-				for i, x := range s {
-					if x != 0 && math.Abs(float64(x)) < 0x1p-126 {
-						s[i] = 0
-						changed = true
-					}
-				}
-			}
-		}
-	}
-	if !changed {
-		return nil
-	}
-	return o.LoadState(st)
 }
