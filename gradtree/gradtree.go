@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/interpret"
@@ -40,6 +41,11 @@ type Model struct {
 	Progress func(train.Progress) `json:"-"`
 
 	kernel *tree.Kernel
+	// mu guards building and preparing the kernel of a fitted or loaded
+	// model, so predictions may run concurrently; prepared reports that the
+	// kernel's per-node state matches Params.
+	mu       sync.Mutex
+	prepared bool
 }
 
 // New returns an unfitted model with configuration c (zero fields take the
@@ -122,6 +128,7 @@ func (m *Model) Fit(ctx context.Context, p model.Problem, trainData, valid *mode
 			return err
 		}
 	}
+	m.prepared = false
 	return nil
 }
 
@@ -233,6 +240,27 @@ func (r *run) Restore()  { r.k.Params().CopyFrom(r.saved) }
 
 // ensureKernel rebuilds the kernel of a loaded model.
 func (m *Model) ensureKernel() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.ensureKernelLocked()
+}
+
+// preparedKernel returns the model's kernel, built and prepared once, for
+// concurrent prediction.
+func (m *Model) preparedKernel() (*tree.Kernel, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.ensureKernelLocked(); err != nil {
+		return nil, err
+	}
+	if !m.prepared {
+		m.kernel.Prepare()
+		m.prepared = true
+	}
+	return m.kernel, nil
+}
+
+func (m *Model) ensureKernelLocked() error {
 	if m.kernel != nil {
 		return nil
 	}
@@ -256,12 +284,12 @@ func (m *Model) Raw(X *data.Matrix) ([]float32, error) {
 	if X.Cols != m.Features {
 		return nil, fmt.Errorf("gradtree: input has %d columns, the model %d", X.Cols, m.Features)
 	}
-	if err := m.ensureKernel(); err != nil {
+	k, err := m.preparedKernel()
+	if err != nil {
 		return nil, err
 	}
-	m.kernel.Prepare()
 	out := make([]float32, X.Rows*m.Outputs)
-	if err := m.kernel.Predict(m.kernel.NewWorkspace(), X.Data, X.Rows, out); err != nil {
+	if err := k.Predict(k.NewWorkspace(), X.Data, X.Rows, out); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -50,7 +50,7 @@ type loaded struct {
 	cols     []inputCol
 	colIndex map[string]int // input name → index in cols
 	// lock serialises predictions of learners whose PredictProba is not
-	// safe for concurrent use (nil for cart and grande, which are).
+	// safe for concurrent use (nil for cart, grande and gradtree, which are).
 	lock  *sync.Mutex
 	plain *export.Plain
 	opts  *interpret.Options
@@ -77,7 +77,7 @@ func load(name, path string, cfg Config) (*loaded, error) {
 	}
 	m := &loaded{t: t, stamp: fileStamp{st.ModTime(), st.Size()}}
 	switch t.Spec.Kind {
-	case "cart", "grande":
+	case "cart", "grande", "gradtree":
 	default:
 		m.lock = new(sync.Mutex)
 	}
