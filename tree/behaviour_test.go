@@ -490,7 +490,15 @@ func TestNoAllocations(t *testing.T) {
 			}
 		}
 		step()
-		if n := testing.AllocsPerRun(20, step); n != 0 {
+		// With several workers the goroutine hand-off can make the runtime
+		// allocate (sudog/stack growth) when the machine is overloaded, so
+		// the step must be allocation-free in at least one of three
+		// measurements; code that allocates fails all three.
+		n := testing.AllocsPerRun(20, step)
+		for try := 1; n != 0 && c.workers > 1 && try < 3; try++ {
+			n = testing.AllocsPerRun(20, step)
+		}
+		if n != 0 {
 			t.Errorf("%v, %d workers: training step allocates %v times", c.gradCase, c.workers, n)
 		}
 	}
