@@ -2,9 +2,10 @@ package bench
 
 import (
 	"encoding/csv"
-	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/gdt-ml/gdt/data"
 )
 
 // csvHeader is the column order of the results file.
@@ -35,66 +36,40 @@ func WriteCSV(w io.Writer, rs []Result) error {
 // ReadCSV reads a results file written by WriteCSV (used to resume a run
 // and to rebuild tables). name is used in error messages.
 func ReadCSV(r io.Reader, name string) ([]Result, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, nil
-	}
+	kc, err := data.NewKeyedCSV(r, name, "gdt bench results file", "suite", "dataset", "model", "trial", "f1_macro")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	col := map[string]int{}
-	for i, h := range head {
-		col[h] = i
-	}
-	for _, need := range []string{"suite", "dataset", "model", "trial", "f1_macro"} {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("%s:1: not a gdt bench results file (no %q column)", name, need)
-		}
+		return nil, err
 	}
 	var out []Result
-	line := 1
 	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
+		ok, err := kc.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			return out, nil
 		}
-		line++
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		get := func(k string) string {
-			if i, ok := col[k]; ok && i < len(rec) {
-				return rec[i]
-			}
-			return ""
-		}
-		num := func(k string) (float64, error) {
-			s := get(k)
-			if s == "" {
-				return 0, nil
-			}
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return 0, fmt.Errorf("%s:%d: column %s: expected a number, found %q", name, line, k, s)
-			}
-			return v, nil
-		}
 		var r Result
-		r.Suite, r.Dataset, r.Task, r.Model, r.Err = get("suite"), get("dataset"), get("task"), get("model"), get("error")
-		var vals [13]float64
-		for i, k := range []string{"trial", "seed", "f1_macro", "accuracy", "balanced_accuracy", "roc_auc",
-			"fit_seconds", "predict_seconds", "n_nodes", "n_train", "n_test", "r2", "mse"} {
-			if vals[i], err = num(k); err != nil {
+		r.Suite, r.Dataset, r.Task, r.Model, r.Err = kc.Get("suite"), kc.Get("dataset"), kc.Get("task"), kc.Get("model"), kc.Get("error")
+		ints := []struct {
+			k string
+			p *int
+		}{{"trial", &r.Trial}, {"seed", &r.Seed}, {"n_nodes", &r.NNodes}, {"n_train", &r.NTrain}, {"n_test", &r.NTest}}
+		for _, f := range ints {
+			if *f.p, err = kc.Int(f.k); err != nil {
 				return nil, err
 			}
 		}
-		r.Trial, r.Seed = int(vals[0]), int(vals[1])
-		r.F1Macro, r.Accuracy, r.BalancedAccuracy, r.ROCAUC = vals[2], vals[3], vals[4], vals[5]
-		r.FitSeconds, r.PredictSeconds = vals[6], vals[7]
-		r.NNodes, r.NTrain, r.NTest = int(vals[8]), int(vals[9]), int(vals[10])
-		r.R2, r.MSE = vals[11], vals[12]
+		floats := []struct {
+			k string
+			p *float64
+		}{{"f1_macro", &r.F1Macro}, {"accuracy", &r.Accuracy}, {"balanced_accuracy", &r.BalancedAccuracy}, {"roc_auc", &r.ROCAUC},
+			{"fit_seconds", &r.FitSeconds}, {"predict_seconds", &r.PredictSeconds}, {"r2", &r.R2}, {"mse", &r.MSE}}
+		for _, f := range floats {
+			if *f.p, err = kc.Float(f.k, 0); err != nil {
+				return nil, err
+			}
+		}
 		out = append(out, r)
 	}
 }

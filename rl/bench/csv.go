@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gdt-ml/gdt/data"
 )
 
 // Header is the column order of the results file. The first eight columns
@@ -72,66 +74,24 @@ func AppendCSV(cw *csv.Writer, rs []Row) error {
 // rebuild the tables). name is used in error messages, which give the line
 // and column of a malformed value.
 func ReadCSV(r io.Reader, name string) ([]Row, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, nil
-	}
+	kc, err := data.NewKeyedCSV(r, name, "gdt rl bench results file", "env", "method", "seed", "val_return", "test_return")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	col := map[string]int{}
-	for i, h := range head {
-		col[h] = i
-	}
-	for _, need := range []string{"env", "method", "seed", "val_return", "test_return"} {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("%s:1: not a gdt rl bench results file (no %q column)", name, need)
-		}
+		return nil, err
 	}
 	var out []Row
-	line := 1
 	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
+		ok, err := kc.Next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			return out, nil
 		}
-		line++
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		get := func(k string) string {
-			if i, ok := col[k]; ok && i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
-		bad := func(k, want, got string) error {
-			return fmt.Errorf("%s:%d: column %s: expected %s, found %q", name, line, k, want, got)
-		}
-		num := func(k string) (float64, error) {
-			s := get(k)
-			if s == "" {
-				return math.NaN(), nil
-			}
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return 0, bad(k, "a number", s)
-			}
-			return v, nil
-		}
-		integer := func(k string) (int, error) {
-			s := get(k)
-			if s == "" {
-				return 0, nil
-			}
-			v, err := strconv.Atoi(s)
-			if err != nil {
-				return 0, bad(k, "an integer", s)
-			}
-			return v, nil
-		}
+		line := kc.Line()
+		get := kc.Get
+		bad := func(k, want, got string) error { return kc.Errorf(k, "expected %s, found %q", want, got) }
+		num := func(k string) (float64, error) { return kc.Float(k, math.NaN()) }
+		integer := kc.Int
 		list := func(k string) ([]float64, error) {
 			s := get(k)
 			if s == "" {
