@@ -3,6 +3,7 @@ package nn
 import (
 	"fmt"
 
+	"github.com/gdt-ml/gdt/linalg"
 	"github.com/gdt-ml/gdt/optim"
 	"github.com/gdt-ml/gdt/rng"
 	"github.com/viterin/vek/vek32"
@@ -12,8 +13,8 @@ import (
 // NCHW images with a square kernel, a stride and zero padding. The weight is
 // stored K×(C·k·k) row-major (PyTorch's [K][C][k][k] layout), the bias has K
 // entries. Each sample is lowered to a (C·k·k)×(H_o·W_o) column matrix
-// (im2col) and multiplied by the weight with vek's float32 MatMul, which
-// writes the output directly in channel-major order.
+// (im2col) and multiplied by the weight with linalg.Gemm, which writes the
+// output directly in channel-major order.
 type Conv2D struct {
 	in, out        Shape
 	k, stride, pad int
@@ -25,7 +26,6 @@ type Conv2D struct {
 	x              []float32
 	bs             int
 	y, dx          []float32
-	wt             []float32
 	partial        []float32 // per-chunk weight and bias gradients
 	ws             []*convScratch
 }
@@ -174,7 +174,7 @@ func (c *Conv2D) col2im(dx, dcol []float32) {
 
 // scratch is one worker's buffers.
 type convScratch struct {
-	col, dcol, dyT, gtmp []float32
+	col, dcol []float32
 }
 
 func (c *Conv2D) scratch(workers int) {
@@ -199,41 +199,23 @@ func (c *Conv2D) Forward(x []float32, B int, train bool) []float32 {
 		for s := lo; s < hi; s++ {
 			c.im2col(ws.col, x[s*in:(s+1)*in])
 			ys := c.y[s*out : (s+1)*out]
-			vek32.MatMul_Into(ys, c.w, ws.col, c.ckk)
 			for ch := 0; ch < c.out.C; ch++ {
-				vek32.AddNumber_Inplace(ys[ch*hw:(ch+1)*hw], c.b[ch])
+				row := ys[ch*hw : (ch+1)*hw]
+				for i := range row {
+					row[i] = c.b[ch]
+				}
 			}
+			linalg.Gemm(false, false, c.out.C, hw, c.ckk, 1, c.w, c.ckk, ws.col, hw, 1, ys, hw)
 		}
 	})
 	return c.y
 }
 
-// weightGrad adds dY_s·col_sᵀ (K×C·k·k) into g. Both factors have the
-// spatial positions as their contiguous axis, so for large images the
-// product is K·C·k·k dot products of length H_o·W_o (vek's MatMul is slow
-// for the narrow outputs this shape would give it); for small images it is
-// the MatMul col·dYᵀ, transposed on accumulation.
+// weightGrad adds dY_s·col_sᵀ (K×C·k·k) into g; both factors have the
+// spatial positions as their contiguous axis.
 func (c *Conv2D) weightGrad(g, dys []float32, hw int, ws *convScratch) {
-	K, col := c.out.C, ws.col[:c.ckk*hw]
-	if hw >= 512 {
-		for k := 0; k < K; k++ {
-			dk := dys[k*hw : (k+1)*hw]
-			gk := g[k*c.ckk : (k+1)*c.ckk]
-			for r := range gk {
-				gk[r] += vek32.Dot(dk, col[r*hw:(r+1)*hw])
-			}
-		}
-		return
-	}
-	ws.dyT = grow(ws.dyT, hw*K)
-	ws.gtmp = grow(ws.gtmp, c.ckk*K)
-	transpose(ws.dyT, dys, K, hw)
-	vek32.MatMul_Into(ws.gtmp, col, ws.dyT, hw)
-	for r := 0; r < c.ckk; r++ {
-		for k, v := range ws.gtmp[r*K : (r+1)*K] {
-			g[k*c.ckk+r] += v
-		}
-	}
+	K := c.out.C
+	linalg.Gemm(false, true, K, c.ckk, hw, 1, dys, hw, ws.col, hw, 1, g, c.ckk)
 }
 
 // Backward accumulates dW += Σ_s dY_s·col_sᵀ and db += Σ dY and returns
@@ -246,8 +228,6 @@ func (c *Conv2D) Backward(dy []float32) []float32 {
 	hw := c.out.H * c.out.W
 	K := c.out.C
 	if !c.skipDX {
-		c.wt = grow(c.wt, c.ckk*K)
-		transpose(c.wt, c.w, K, c.ckk)
 		c.dx = grow(c.dx, B*in)
 	}
 	parts := numChunks(B)
@@ -276,7 +256,7 @@ func (c *Conv2D) Backward(dy []float32) []float32 {
 				continue
 			}
 			ws.dcol = grow(ws.dcol, c.ckk*hw)
-			vek32.MatMul_Into(ws.dcol, c.wt, dys, K)
+			linalg.Gemm(true, false, c.ckk, hw, K, 1, c.w, c.ckk, dys, hw, 0, ws.dcol, hw)
 			dx := c.dx[s*in : (s+1)*in]
 			clear(dx)
 			c.col2im(dx, ws.dcol)

@@ -3,6 +3,7 @@ package nn
 import (
 	"fmt"
 
+	"github.com/gdt-ml/gdt/linalg"
 	"github.com/gdt-ml/gdt/optim"
 	"github.com/gdt-ml/gdt/rng"
 	"github.com/viterin/vek/vek32"
@@ -21,9 +22,6 @@ type Dense struct {
 	bs int
 	y  []float32
 	dx []float32
-	xt []float32 // Xᵀ (In×B)
-	wt []float32 // Wᵀ (Out×In)
-	gt []float32 // Xᵀ·dY before accumulation (In×Out)
 }
 
 // NewDense returns a dense layer with weights drawn by init from a stream
@@ -79,10 +77,10 @@ func (d *Dense) Forward(x []float32, B int, train bool) []float32 {
 	if B == 0 {
 		return d.y
 	}
-	vek32.MatMul_Into(d.y, d.x, d.w, d.in)
 	for r := 0; r < B; r++ {
-		vek32.Add_Inplace(d.y[r*d.out:(r+1)*d.out], d.b)
+		copy(d.y[r*d.out:(r+1)*d.out], d.b)
 	}
+	linalg.Gemm(false, false, B, d.out, d.in, 1, d.x, d.in, d.w, d.out, 1, d.y, d.out)
 	return d.y
 }
 
@@ -96,21 +94,15 @@ func (d *Dense) Backward(dy []float32) []float32 {
 		d.dx = grow(d.dx, 0)
 		return d.dx
 	}
-	d.xt = grow(d.xt, d.in*B)
-	transpose(d.xt, d.x, B, d.in)
-	d.gt = grow(d.gt, d.in*d.out)
-	vek32.MatMul_Into(d.gt, d.xt, dy, B)
-	vek32.Add_Inplace(d.gw, d.gt)
+	linalg.Gemm(true, false, d.in, d.out, B, 1, d.x, d.in, dy, d.out, 1, d.gw, d.out)
 	for r := 0; r < B; r++ {
 		vek32.Add_Inplace(d.gb, dy[r*d.out:(r+1)*d.out])
 	}
 	if d.skipDX {
 		return nil
 	}
-	d.wt = grow(d.wt, d.out*d.in)
-	transpose(d.wt, d.w, d.in, d.out)
 	d.dx = grow(d.dx, B*d.in)
-	vek32.MatMul_Into(d.dx, dy, d.wt, d.out)
+	linalg.Gemm(false, true, B, d.in, d.out, 1, dy, d.out, d.w, d.out, 0, d.dx, d.in)
 	return d.dx
 }
 

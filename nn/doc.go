@@ -18,9 +18,7 @@
 // with respect to the input (B×In, module-owned). A module keeps a reference
 // to the x given to Forward, so x must not change before the matching
 // Backward. Buffers grow to the largest batch seen; after that Forward and
-// Backward do not allocate (apart from the goroutines the vek matrix
-// multiplication starts for large products). Modules are not safe for
-// concurrent use.
+// Backward do not allocate. Modules are not safe for concurrent use.
 //
 // Parameters are optim.Param values (name, value, gradient) whose slices are
 // views into the module's storage; hand them to optim.NewGroup and call the
@@ -32,9 +30,9 @@
 //
 // Initialisation draws from package rng seeded with the given seed, one
 // derived stream per layer, so the same seed gives the same weights bit for
-// bit. Matrix products go through vek's float32 MatMul, which splits work by
-// output rows only; every output element is computed by the same sequence of
-// operations whatever the number of cores. Reductions over the batch (bias
+// bit. Matrix products go through linalg.Gemm (single-threaded, packed
+// AVX-512/AVX2 kernels), whose every output element is computed by the same
+// sequence of operations whatever the tiling or the number of cores. Reductions over the batch (bias
 // gradients, normalisation statistics) run in a fixed order.
 //
 // # Weight layout
