@@ -3,17 +3,22 @@ module github.com/gdt-ml/gdt
 go 1.26.8
 
 require (
+	github.com/ByteArena/box2d v1.0.3-0.20200713122713-acbde413692f
+	github.com/c-bata/goptuna v0.9.0
 	github.com/google/go-cmp v0.7.0
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/viterin/vek v0.4.3
+	golang.org/x/image v0.47.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.44.0
+	google.golang.org/protobuf v1.36.12
+	gorm.io/driver/postgres v1.5.2
+	gorm.io/gorm v1.25.4
 )
 
 require (
-	github.com/ByteArena/box2d v1.0.3-0.20200713122713-acbde413692f // indirect
 	github.com/andybalholm/brotli v1.1.1 // indirect
-	github.com/c-bata/goptuna v0.9.0 // indirect
 	github.com/chewxy/math32 v1.10.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
@@ -29,13 +34,8 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 	github.com/viterin/partial v1.1.0 // indirect
-	github.com/viterin/vek v0.4.3 // indirect
 	golang.org/x/crypto v0.8.0 // indirect
 	golang.org/x/exp v0.0.0-20230817173708-d852ddb80c63 // indirect
-	golang.org/x/image v0.47.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	gonum.org/v1/gonum v0.17.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
-	gorm.io/driver/postgres v1.5.2 // indirect
-	gorm.io/gorm v1.25.4 // indirect
 )
