@@ -212,7 +212,10 @@ func TestSkipBitIdentical(t *testing.T) {
 func TestElemMatchesDenseLoops(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	specials := []float32{0, float32(math.Copysign(0, -1)), 1e-30, -1e-30, 1e30, float32(math.Inf(1)), float32(math.NaN()), 1e-45}
-	for _, grp := range []Group{NewGroup(Keras, "g", 0.02), NewGroup(Torch, "g", 0.02), NewGroup(Optax, "g", 0.02),
+	optaxW := NewGroup(Optax, "g", 0.02)
+	optaxW.WeightDecay = 1e-4
+	specials = append(specials, 2e-39, -2e-39, 1.1754942e-38)
+	for _, grp := range []Group{NewGroup(Keras, "g", 0.02), NewGroup(Torch, "g", 0.02), NewGroup(Optax, "g", 0.02), optaxW,
 		{Name: "g", LR: 0.1, Rule: Torch, Beta1: 0.2, Beta2: 0.9, Epsilon: 1e-6}} {
 		for t0 := int64(1); t0 < 2000; t0 *= 7 {
 			c := newCoef(&grp, 0.02, t0)
@@ -233,6 +236,11 @@ func TestElemMatchesDenseLoops(t *testing.T) {
 						v[i] = float32(math.Abs(float64(specials[i/4])))
 					}
 				}
+			}
+			// Entries whose moments decay into the subnormal range (flushed
+			// by the Keras and Optax rules).
+			for i := n - 16; i < n; i++ {
+				g[i], m[i], v[i] = 0, float32(i-n+8)*2e-39, 1.176e-38
 			}
 			p2, m2, v2 := append([]float32(nil), p...), append([]float32(nil), m...), append([]float32(nil), v...)
 			c.dense(p, g, m, v)

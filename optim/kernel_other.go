@@ -19,3 +19,12 @@ func kerasHotAVX2(p, grad, m, v *float32, words int, c1, c2, alpha, eps float32,
 func kerasListAVX(p, grad, m, v *float32, idx *int32, n int, c1, c2, alpha, eps float32) {
 	panic("optim: kerasListAVX without amd64 assembly")
 }
+
+type optaxConsts struct {
+	c1, c2, b1, b2, bc1, bc2, eps, negLR, owd float32
+	decay                                     uint32
+}
+
+func optaxAVX2(p, grad, m, v *float32, n int, k *optaxConsts) {
+	panic("optim: optaxAVX2 without amd64 assembly")
+}
