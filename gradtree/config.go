@@ -46,8 +46,10 @@ type Config struct {
 	NoPrune bool  // keep the unpruned tree (default: prune with the training rows, min 1 sample)
 	Seed    int64 // model seed (default 42); restart r uses Seed + r(r+1)/2
 	// Parallel is the number of restarts trained at once (0 = all of them:
-	// restarts stop after different numbers of epochs, so running them all
-	// side by side keeps every core busy until the last one ends).
+	// restarts stop after different numbers of epochs, so keeping them all
+	// in progress, with train's slots giving the cores between epochs to the
+	// runs that improved most recently, keeps every core busy until the
+	// last one ends).
 	Parallel int
 }
 

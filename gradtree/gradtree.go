@@ -151,6 +151,10 @@ type run struct {
 	vy     []float64
 	vout   []float32
 	stepNo int
+	// prepared reports that the kernel's per-node state matches its
+	// parameters (after a step only the nodes the optimiser changed are
+	// prepared anew).
+	prepared bool
 }
 
 func (m *Model) newRun(c Config, seed uint64, obj *objective, x *data.Matrix, y []float64, vx *data.Matrix, vy []float64) (*run, error) {
@@ -210,7 +214,10 @@ func (r *run) Step(batch []int) (float64, error) {
 		copy(r.xb[i*n:(i+1)*n], r.x.Row(row))
 		r.yb[i] = r.y[row]
 	}
-	r.k.Prepare()
+	if !r.prepared {
+		r.k.Prepare()
+		r.prepared = true
+	}
 	if err := r.k.Forward(r.ws, r.xb[:B*n], B, nil, r.out[:B*C]); err != nil {
 		return 0, err
 	}
@@ -221,14 +228,28 @@ func (r *run) Step(batch []int) (float64, error) {
 	if err := r.k.Backward(r.ws, r.dout[:B*C], r.grad, nil); err != nil {
 		return 0, err
 	}
+	p := r.k.Params()
+	// the kernel knows which gradient entries it wrote: Adam need not scan
+	if z, t := r.ws.GradientSupport(); z != nil {
+		if err := r.opt.HintGrad(p.IndexLogits, z); err != nil {
+			return 0, err
+		}
+		if err := r.opt.HintGrad(p.Thresholds, t); err != nil {
+			return 0, err
+		}
+	}
 	r.opt.Step()
+	r.k.PrepareChanged(r.opt.Changed(p.IndexLogits), r.opt.Changed(p.Thresholds))
 	r.stepNo++
 	return l, nil
 }
 
 // ValidLoss evaluates the validation rows in inference mode (unweighted).
 func (r *run) ValidLoss() (float64, error) {
-	r.k.Prepare()
+	if !r.prepared {
+		r.k.Prepare()
+		r.prepared = true
+	}
 	if err := r.k.Predict(r.ws, r.vx.Data, r.vx.Rows, r.vout); err != nil {
 		return 0, err
 	}
@@ -236,7 +257,10 @@ func (r *run) ValidLoss() (float64, error) {
 }
 
 func (r *run) Snapshot() { r.saved.CopyFrom(r.k.Params()) }
-func (r *run) Restore()  { r.k.Params().CopyFrom(r.saved) }
+func (r *run) Restore() {
+	r.k.Params().CopyFrom(r.saved)
+	r.prepared = false
+}
 
 // ensureKernel rebuilds the kernel of a loaded model.
 func (m *Model) ensureKernel() error {

@@ -3,6 +3,7 @@ package gradtree_test
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"hash/fnv"
 	"math"
 	"os"
@@ -60,5 +61,16 @@ func BenchmarkGradTreeAdultFit(b *testing.B) {
 			binary.Write(h, binary.LittleEndian, math.Float32bits(v))
 		}
 		b.Logf("params hash %x best restart %d", h.Sum64(), m.BestRestart)
+		for _, r := range m.Restarts {
+			b.Logf("restart %d: %d epochs (best %d), %.2f s", r.Restart, r.Epochs, r.BestEpoch, r.Seconds)
+		}
+		if p := os.Getenv("GDT_PERF_HISTORY"); p != "" {
+			f, err := os.Create(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			json.NewEncoder(f).Encode(m.Restarts)
+			f.Close()
+		}
 	}
 }

@@ -284,6 +284,18 @@ func (f *Func) Eval(out []float32, y []float64, grad []float32) (float64, error)
 		return 0, fmt.Errorf("loss: len(grad) = %d, want %d", len(grad), len(out))
 	}
 	cw := f.cfg.ClassWeights
+	if cw == nil && f.cfg.Task == Binary && f.cfg.Kind == CrossEntropy && f.cfg.Poly == 0 && f.cfg.LabelSmoothing == 0 {
+		// plain binary cross-entropy: the labels checked in one tight loop
+		for i, t := range y {
+			// t·(t − 1) is 0 exactly for t = 0 and t = 1 (NaN and ±Inf
+			// give NaN or Inf); one well-predicted branch per label
+			if t*(t-1) != 0 {
+				_, err := f.label(i, t)
+				return 0, err
+			}
+		}
+		return f.evalBCE(out, y, grad, 1/float64(b)), nil
+	}
 	// Pass 1: validate the targets and sum the weights.
 	var wsum float64
 	for i, t := range y {
@@ -349,20 +361,44 @@ func (f *Func) evalBCE(out []float32, y []float64, grad []float32, scale float64
 	if grad != nil {
 		grad = grad[:len(y)]
 	}
+	// A batch's outputs often repeat (a hard tree outputs one value per
+	// leaf): p and log1p(e) are remembered per distinct float32 output in a
+	// small direct-mapped table, so the exponential and the logarithm run
+	// once per distinct value, with the same bits as computing them anew.
+	var memo bceMemo
 	for i, t := range y {
+		bits := math.Float32bits(out[i])
 		v := float64(out[i])
-		e := math.Exp(-math.Abs(v))
-		p := 1 / (1 + e)
-		if v < 0 {
-			p = e / (1 + e)
+		slot := (bits * 0x9e3779b1) >> (32 - bceMemoBits)
+		var p, lg float64
+		if memo.key[slot] == uint64(bits)|1<<32 {
+			p, lg = memo.p[slot], memo.lg[slot]
+		} else {
+			e := math.Exp(-math.Abs(v))
+			p = 1 / (1 + e)
+			if v < 0 {
+				p = e / (1 + e)
+			}
+			lg = math.Log1p(e)
+			memo.key[slot], memo.p[slot], memo.lg[slot] = uint64(bits)|1<<32, p, lg
 		}
-		l := math.Max(v, 0) - v*t + math.Log1p(e)
+		l := math.Max(v, 0) - v*t + lg
 		total += scale * l
 		if grad != nil {
 			grad[i] = float32(scale * (p - t))
 		}
 	}
 	return total
+}
+
+// bceMemoBits is log2 of the number of slots of bceMemo.
+const bceMemoBits = 7
+
+// bceMemo remembers σ(v) and log1p(exp(−|v|)) of recent outputs v, keyed by
+// their float32 bits with bit 32 set (0 marks an empty slot).
+type bceMemo struct {
+	key   [1 << bceMemoBits]uint64
+	p, lg [1 << bceMemoBits]float64
 }
 
 // label checks target t of sample i and returns its class (0 for

@@ -61,11 +61,17 @@ type lazyState struct {
 	hot   []uint64 // per word: entries updated every step
 	wlast []int32  // per word: group step at which all entries were current
 	elast []int32  // per entry: group step of its last single update
+	// touched holds per word the entries the sweep of Adam step touchedAt
+	// updated (a superset of the entries whose value changed; the others
+	// were cold with a ±0 gradient, which leaves θ's bits as they were).
+	touched   []uint64
+	touchedAt int64
 }
 
 func newLazyState(n int) *lazyState {
 	nw := (n + 63) / 64
-	return &lazyState{hot: make([]uint64, nw), wlast: make([]int32, nw), elast: make([]int32, n)}
+	return &lazyState{hot: make([]uint64, nw), wlast: make([]int32, nw), elast: make([]int32, n),
+		touched: make([]uint64, nw)}
 }
 
 // decayV returns v after k Keras steps with zero gradient and m = +0:
@@ -156,12 +162,20 @@ func (c *coef) lazy(s *slot, w0, w1 int, t int32, buf *[]int32) {
 		}
 		for w := w0; w < w1; w++ {
 			ls.wlast[w] = t
+			ls.touched[w] = ^uint64(0)
 		}
 		return
 	}
 	var mbuf [chunkWords]uint64
 	masks := mbuf[:w1-w0]
-	nonzeroMasks(s.g[lo:hi], masks)
+	if s.useHint {
+		copy(masks, s.hint[w0:w1])
+		if last := len(ls.hot) - 1; w1-1 == last {
+			masks[last-w0] &= wordMask(last, len(s.p))
+		}
+	} else {
+		nonzeroMasks(s.g[lo:hi], masks)
+	}
 	full := len(s.p) / 64 // words before full are complete
 	run := -1             // first word of a pending run of vectorised words
 	list := (*buf)[:0]    // entries updated one by one
@@ -178,6 +192,7 @@ func (c *coef) lazy(s *slot, w0, w1 int, t int32, buf *[]int32) {
 		if force {
 			todo = wordMask(w, len(s.p))
 		}
+		ls.touched[w] = todo
 		if todo == 0 {
 			flush(w)
 			continue

@@ -52,6 +52,13 @@ type Config struct {
 	// Parallel is the number of restarts trained at once (default
 	// GOMAXPROCS, capped at Restarts).
 	Parallel int
+	// Slots is the number of those runs that compute at any moment when
+	// Parallel exceeds it (default GOMAXPROCS; negative: no limit, the Go
+	// scheduler shares the cores among all Parallel runs). Between epochs
+	// the runs with the fewest epochs since their last improvement (which
+	// may train longest) take the slots first, so that the last runs rarely
+	// end alone with cores idle. Results do not depend on it.
+	Slots int
 }
 
 func (c Config) withDefaults(n int) Config {
@@ -75,6 +82,9 @@ func (c Config) withDefaults(n int) Config {
 	}
 	if c.Parallel > c.Restarts {
 		c.Parallel = c.Restarts
+	}
+	if c.Slots == 0 {
+		c.Slots = runtime.GOMAXPROCS(0)
 	}
 	return c
 }
@@ -139,6 +149,10 @@ func Fit(ctx context.Context, n int, cfg Config, newRun NewRun, progress func(Pr
 			progMu.Unlock()
 		}
 	}
+	var sl *slots
+	if cfg.Slots > 0 && cfg.Parallel > cfg.Slots {
+		sl = newSlots(cfg.Slots, cfg.Restarts, max(1, cfg.Patience/40))
+	}
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.Parallel; w++ {
@@ -146,7 +160,7 @@ func Fit(ctx context.Context, n int, cfg Config, newRun NewRun, progress func(Pr
 		go func() {
 			defer wg.Done()
 			for r := range next {
-				runs[r], reports[r], errs[r] = fitOne(ctx, n, cfg, r, newRun, report)
+				runs[r], reports[r], errs[r] = fitOne(ctx, n, cfg, r, newRun, report, sl)
 			}
 		}()
 	}
@@ -173,10 +187,16 @@ func Fit(ctx context.Context, n int, cfg Config, newRun NewRun, progress func(Pr
 	return runs[best], &Report{Best: best, Runs: reports}, nil
 }
 
-func fitOne(ctx context.Context, n int, cfg Config, r int, newRun NewRun, progress func(Progress)) (Run, RunReport, error) {
+func fitOne(ctx context.Context, n int, cfg Config, r int, newRun NewRun, progress func(Progress), sl *slots) (Run, RunReport, error) {
 	start := time.Now()
 	seed := RestartSeed(cfg.Seed, r)
 	rep := RunReport{Restart: r, Seed: seed, BestLoss: math.Inf(1)}
+	if sl != nil {
+		if err := sl.acquire(ctx, r, 0); err != nil {
+			return nil, rep, err
+		}
+		defer sl.release(r)
+	}
 	run, err := newRun(r, seed)
 	if err != nil {
 		return nil, rep, err
@@ -233,6 +253,11 @@ func fitOne(ctx context.Context, n int, cfg Config, r int, newRun NewRun, progre
 		if wait >= cfg.Patience {
 			rep.Stopped = true
 			break
+		}
+		if sl != nil && epoch < cfg.MaxEpochs {
+			if err := sl.offer(ctx, r, wait); err != nil {
+				return nil, rep, err
+			}
 		}
 	}
 	if snapshotted && (rep.Stopped || !cfg.RestoreOnStopOnly) {

@@ -36,6 +36,9 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 	}
 	w := k.workers()
 	ws.growWorkers(w)
+	if ws.single == nil {
+		ws.single = make([]uint64, k.e*k.ni)
+	}
 	ws.dOut, ws.grad, ws.dX = dOut, grad, dX
 	// with ReuseGradient, the entries the previous call wrote into this
 	// same grad are the only non-zero node entries: clear just those
@@ -46,6 +49,13 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 	if track && ws.zmask == nil {
 		ws.zmask = make([]uint64, k.e*k.ni)
 		ws.tcol = make([]int32, k.e*k.ni)
+		words := (k.e*k.ni*k.ne + 63) / 64
+		ws.zbits, ws.tbits = make([]uint64, words), make([]uint64, words)
+	}
+	if track {
+		clear(ws.zbits)
+		clear(ws.tbits)
+		ws.bitsInline = w == 1
 	}
 
 	// 1. per sample: tree-weight gradients γ, path-node gradients δ, dX
@@ -73,6 +83,24 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 	execute(&ws.j, parts, w)
 
 	if track {
+		if !ws.bitsInline {
+			// the written entries that are not ±0
+			ne := k.ne
+			for row, m := range ws.zmask {
+				var nz uint64
+				for ; m != 0; m &= m - 1 {
+					if c := bits.TrailingZeros64(m); grad.IndexLogits[row*ne+c] != 0 {
+						nz |= 1 << uint(c)
+					}
+				}
+				if nz != 0 {
+					setRowBits(ws.zbits, row, ne, nz)
+				}
+				if c := int(ws.tcol[row]); c >= 0 && grad.Thresholds[row*ne+c] != 0 {
+					setRowBits(ws.tbits, row, ne, 1<<uint(c))
+				}
+			}
+		}
 		ws.written, ws.lastZ, ws.lastT = true, &grad.IndexLogits[0], &grad.Thresholds[0]
 	}
 	ws.dOut, ws.grad, ws.dX = nil, nil, nil
@@ -188,6 +216,18 @@ func (ws *Workspace) back1Part(p, w int) {
 		// (their independent chains overlap)
 		n := k.n
 		i := 0
+		if haveSIMD && d > 1 {
+			s.cft = growInt32(s.cft, 8*d)
+			var off [8]int32
+			var R, pos [8]int
+			for ; i+7 < len(act); i += 8 {
+				for l := range off {
+					b := int(act[i+l])
+					off[l], R[l], pos[l] = int32(b*n), int(ws.leaf[e*B+b]), b-lo
+				}
+				counterfactuals8(feat, thr, ws.x, n, &off, &R, &pos, zs, cfs, s.cft[:8*d])
+			}
+		}
 		for ; i+3 < len(act); i += 4 {
 			b0, b1, b2, b3 := int(act[i]), int(act[i+1]), int(act[i+2]), int(act[i+3])
 			counterfactuals4(feat, thr,
@@ -454,7 +494,18 @@ func (ws *Workspace) accumulateNode(row, j int, samples []int32, delta []float64
 	ne, n, d := k.ne, k.n, k.d
 	z := k.params.IndexLogits[row*ne : (row+1)*ne]
 	supp, sval := s.supp[:ne], s.sval[:ne]
-	cnt := entmaxSupport(z, float64(z[k.sel[row]]), supp, sval)
+	// a row whose logits are unchanged since it last had a one-column
+	// support has it still: that column is the selected one, s = 1
+	var cnt int
+	st := k.rowStamp(row)
+	if ws.single[row] == st {
+		supp[0], sval[0], cnt = k.sel[row], 1, 1
+	} else {
+		cnt = entmaxSupport(z, float64(z[k.sel[row]]), supp, sval)
+		if cnt == 1 {
+			ws.single[row] = st
+		}
+	}
 	supp, sval = supp[:cnt], sval[:cnt]
 	// input columns of the support
 	cols := s.cols[:cnt]
@@ -602,6 +653,9 @@ func (ws *Workspace) accumulateNode(row, j int, samples []int32, delta []float64
 			}
 		}
 		ws.zmask[row] = m
+		if ws.bitsInline && float32(D) != 0 {
+			setRowBits(ws.tbits, row, ne, 1<<uint(k.sel[row]))
+		}
 	}
 	if cnt == 0 {
 		return
@@ -615,8 +669,16 @@ func (ws *Workspace) accumulateNode(row, j int, samples []int32, delta []float64
 	}
 	mean := sg / ss
 	dz := ws.grad.IndexLogits[row*ne : (row+1)*ne]
+	var nz uint64 // the columns with a non-zero gradient
 	for q, c := range supp {
-		dz[c] = float32(sval[q] * (X[q] - mean))
+		v := float32(sval[q] * (X[q] - mean))
+		dz[c] = v
+		if v != 0 {
+			nz |= 1 << uint(c)
+		}
+	}
+	if ws.bitsInline && nz != 0 {
+		setRowBits(ws.zbits, row, ne, nz)
 	}
 }
 

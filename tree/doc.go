@@ -69,6 +69,12 @@
 //	    k.Backward(ws, dOut, grad, dX)       // dX may be nil
 //	    optimiser step on k.Params() with grad
 //
+// When the optimiser reports which entries it changed (optim.Adam.Changed),
+// k.PrepareChanged(zChanged, tChanged) after its step replaces the next
+// Prepare and re-selects only those nodes; with ReuseGradient,
+// ws.GradientSupport tells the optimiser where the gradient is non-zero
+// (optim.Adam.HintGrad).
+//
 // # Determinism and parallelism
 //
 // Work is split into parts that never share an output: node rows for

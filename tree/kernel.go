@@ -3,6 +3,7 @@ package tree
 import (
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // Kernel evaluates E hard trees of depth d on batches and computes the
@@ -30,6 +31,12 @@ type Kernel struct {
 	estA      []float64 // [E] softmax of W for EstimatorWeights
 	prepJob   job
 	prepChunk int
+	// Preparation stamps: the logits of node row were last prepared at
+	// stamp max(stampBase, stamp[row]) (Prepare renews every row,
+	// PrepareChanged the rows it selects anew); workspaces remember which
+	// rows had a one-column entmax support at which stamp.
+	stampCtr, stampBase uint64
+	stamp               []uint64
 }
 
 // New validates cfg and returns a kernel with zeroed parameters. Call Init
@@ -133,7 +140,82 @@ func (k *Kernel) Prepare() {
 	if k.mode == EstimatorWeights {
 		softmaxInto(k.estA, k.params.LeafWeights)
 	}
+	k.stampCtr++
+	k.stampBase = k.stampCtr
 	k.prepared = true
+}
+
+// rowStamp returns the stamp at which the logits of node row were last
+// prepared.
+func (k *Kernel) rowStamp(row int) uint64 {
+	if k.stamp == nil {
+		return k.stampBase
+	}
+	return max(k.stampBase, k.stamp[row])
+}
+
+// PrepareChanged is Prepare after a change of the parameters since the
+// last Prepare (or PrepareChanged) that kept the bits of every index logit
+// outside the bitset z and of every threshold outside the bitset t (bit
+// i%64 of word i/64 for entry i of IndexLogits and Thresholds, as
+// optim.Adam.Changed reports them): only the nodes with a changed logit
+// select their column anew, and those with a changed threshold reread it.
+// The result is Prepare's. A nil bitset (or a kernel never prepared) means
+// any entry may have changed, and everything is prepared.
+func (k *Kernel) PrepareChanged(z, t []uint64) {
+	words := (len(k.params.IndexLogits) + 63) / 64
+	if !k.prepared || len(z) < words || len(t) < words {
+		k.Prepare()
+		return
+	}
+	ne, rows := k.ne, k.e*k.ni
+	Z, T := k.params.IndexLogits, k.params.Thresholds
+	if k.stamp == nil {
+		k.stamp = make([]uint64, rows)
+	}
+	k.stampCtr++
+	// the set bits in ascending order, the row found by stepping (rows are
+	// visited in order, so the steps add up to at most the number of rows)
+	row, end := 0, ne // the row of entries [end − ne, end)
+	for w, m := range z[:words] {
+		for ; m != 0; m &= m - 1 {
+			pos := w*64 + bits.TrailingZeros64(m)
+			if pos < end-ne {
+				continue // in the row just prepared
+			}
+			for pos >= end {
+				row, end = row+1, end+ne
+			}
+			if row >= rows {
+				break // bits past the last entry
+			}
+			e := row / k.ni
+			selectRows(Z[row*ne:end], T[row*ne:end], ne, k.feat[e*ne:(e+1)*ne],
+				k.sel[row:row+1], k.selFeat[row:row+1], k.selThr[row:row+1])
+			k.stamp[row] = k.stampCtr
+			row, end = row+1, end+ne
+		}
+	}
+	row, end = 0, ne
+	for w, m := range t[:words] {
+		for ; m != 0; m &= m - 1 {
+			pos := w*64 + bits.TrailingZeros64(m)
+			if pos < end-ne {
+				continue
+			}
+			for pos >= end {
+				row, end = row+1, end+ne
+			}
+			if row >= rows {
+				break
+			}
+			k.selThr[row] = T[row*ne+int(k.sel[row])]
+			row, end = row+1, end+ne
+		}
+	}
+	if k.mode == EstimatorWeights {
+		softmaxInto(k.estA, k.params.LeafWeights)
+	}
 }
 
 // preparePart prepares the node rows (of [E][I]) of part p.

@@ -237,6 +237,27 @@ func TestReuseGradientSameAsFullClear(t *testing.T) {
 				if err := k.Backward(reuse, dy, g, nil); err != nil {
 					t.Fatal(err)
 				}
+				if err := k.SetWorkers(1 + step%2); err != nil { // both ways of building the bitsets
+					t.Fatal(err)
+				}
+				zb, tb := reuse.GradientSupport()
+				ne := c.subset
+				if ne == 0 {
+					ne = c.features
+				}
+				if tracked := step != 7 && ne <= 64; tracked != (zb != nil && tb != nil) {
+					t.Fatalf("step %d: GradientSupport tracked %v, want %v", step, zb != nil, tracked)
+				}
+				for _, gs := range []struct {
+					v []float32
+					b []uint64
+				}{{g.IndexLogits, zb}, {g.Thresholds, tb}} {
+					for j, v := range gs.v {
+						if gs.b != nil && (v != 0) != (gs.b[j/64]>>(j%64)&1 == 1) {
+							t.Fatalf("step %d: gradient entry %d = %v, in GradientSupport %v", step, j, v, gs.b[j/64]>>(j%64)&1 == 1)
+						}
+					}
+				}
 				wt, gt := want.Tensors(), g.Tensors()
 				for i := range wt {
 					for j := range wt[i].Data {

@@ -8,6 +8,9 @@ import "golang.org/x/sys/cpu"
 // slopes.
 var haveSIMD = cpu.X86.HasAVX2
 
+// haveAVX512 selects the eight-lane loop of the sigmoid slopes.
+var haveAVX512 = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F
+
 // argmaxRowsAVX2 writes for every row r of z (rows rows of ne values,
 // 8 ≤ ne ≤ 64) the index c of its largest value, the lowest on ties
 // (−0 = +0), into sel[r], feat[c] into selFeat[r] and t[r·ne + c] into
@@ -37,8 +40,23 @@ func sigmoidSlopesSIMD(d, z []float64) bool {
 		panic("tree: sigmoidSlopesSIMD: length not a multiple of 4")
 	}
 	_ = z[len(d)-1]
-	return sigmoidSlopesAVX2(&d[0], &z[0], len(d), &expConst)
+	ok := true
+	i := 0
+	if haveAVX512 && len(d) >= 8 {
+		i = len(d) &^ 7
+		ok = sigmoidSlopesAVX512(&d[0], &z[0], i, &expConst)
+	}
+	if i < len(d) {
+		ok = sigmoidSlopesAVX2(&d[i], &z[i], len(d)-i, &expConst) && ok
+	}
+	return ok
 }
+
+// sigmoidSlopesAVX512 is sigmoidSlopesAVX2 with eight lanes (n a multiple
+// of 8).
+//
+//go:noescape
+func sigmoidSlopesAVX512(d, z *float64, n int, c *[18]float64) bool
 
 // axpyAVX2 adds a·float64(x[i]) to acc[i] for i < n (n a multiple of 4),
 // with the operations of the scalar loop of axpy.
@@ -58,5 +76,49 @@ func axpy(acc []float64, x []float32, a float64) {
 	}
 	for i := k; i < len(x); i++ {
 		acc[i] += a * float64(x[i])
+	}
+}
+
+// cfRoutesAVX2 routes eight samples down their counterfactual subtrees (see
+// counterfactuals8).
+//
+//go:noescape
+func cfRoutesAVX2(feat *int32, thr *float32, x *float32, off *int32, cf *int32, d int)
+
+// counterfactuals8 is counterfactuals for eight samples at once: sample l
+// is row off[l]/n of x (n features), reached leaf R[l], and its split
+// arguments and counterfactual leaves go to z and cf at pos[l]·d (d =
+// len(cft)/8, the tree's depth). The descents run in cfRoutesAVX2 with the
+// same comparisons as counterfactuals.
+func counterfactuals8(feat []int32, thr []float32, x []float32, n int, off *[8]int32, R, pos *[8]int, z []float64, cf []int, cft []int32) {
+	ni := len(feat)
+	d := len(cft) / 8
+	// the bounds the assembly relies on: the nodes above the leaves index
+	// feat and thr (ni = 2^d − 1), every feature is below n, and every
+	// offset leaves room for a row of x
+	_ = thr[ni-1]
+	for l := range off {
+		_ = x[int(off[l])+n-1]
+	}
+	for l := 0; l < 8; l++ {
+		xr := x[off[l]:]
+		zl := z[pos[l]*d : (pos[l]+1)*d]
+		Rl := R[l]
+		node := 0
+		for j := range zl {
+			right := (Rl >> (d - 1 - j)) & 1
+			cft[j*8+l] = int32(2*node + 2 - right)
+			zl[j] = float64(thr[node]) - float64(xr[feat[node]])
+			node = 2*node + 1 + right
+		}
+	}
+	if d > 1 {
+		cfRoutesAVX2(&feat[0], &thr[0], &x[0], &off[0], &cft[0], d)
+	}
+	for l := 0; l < 8; l++ {
+		cl := cf[pos[l]*d : (pos[l]+1)*d]
+		for j := range cl {
+			cl[j] = int(cft[j*8+l]) - ni
+		}
 	}
 }

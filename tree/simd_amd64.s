@@ -277,3 +277,145 @@ axpyloop:
 axpydone:
 	VZEROUPPER
 	RET
+
+// func cfRoutesAVX2(feat *int32, thr *float32, x *float32, off *int32, cf *int32, d int)
+//
+// Routes eight samples (row offsets off[0…7] into x) down counterfactual
+// subtrees: cf holds d−1 rows of eight node indices; at step t = 1…d−1 every
+// row j < d−t moves its eight nodes c one level down, to 2c + 1 + [x[off +
+// feat[c]] ≥ thr[c] or unordered] (the scalar !(x < thr)), with three
+// gathers. The rows of one step are independent, so their gathers overlap.
+TEXT ·cfRoutesAVX2(SB), NOSPLIT, $0-48
+	MOVQ feat+0(FP), SI
+	MOVQ thr+8(FP), DX
+	MOVQ x+16(FP), R8
+	MOVQ off+24(FP), AX
+	MOVQ cf+32(FP), DI
+	MOVQ d+40(FP), CX
+	VMOVDQU  (AX), Y8       // row offsets
+	VPCMPEQD Y9, Y9, Y9     // −1 in every lane
+	VPSRLD   $31, Y9, Y10   // 1 in every lane
+	MOVQ     $1, BX         // t
+
+tloop:
+	CMPQ BX, CX
+	JGE  rdone
+	MOVQ CX, R9
+	SUBQ BX, R9             // rows d − t
+	MOVQ DI, R10
+
+jloop:
+	VMOVDQU    (R10), Y0
+	VMOVDQA    Y9, Y1
+	VPGATHERDD Y1, (SI)(Y0*4), Y2  // feat[c]
+	VPADDD     Y8, Y2, Y2          // off + feat[c]
+	VMOVDQA    Y9, Y3
+	VGATHERDPS Y3, (R8)(Y2*4), Y4  // x
+	VMOVDQA    Y9, Y5
+	VGATHERDPS Y5, (DX)(Y0*4), Y6  // thr[c]
+	VCMPPS     $5, Y6, Y4, Y7      // !(x < thr): −1 where true
+	VPADDD     Y0, Y0, Y0
+	VPSUBD     Y7, Y0, Y0
+	VPADDD     Y10, Y0, Y0         // 2c + 1 + bit
+	VMOVDQU    Y0, (R10)
+	ADDQ       $32, R10
+	DECQ       R9
+	JNZ        jloop
+	INCQ       BX
+	JMP        tloop
+
+rdone:
+	VZEROUPPER
+	RET
+
+// func sigmoidSlopesAVX512(d, z *float64, n int, c *[18]float64) bool
+//
+// sigmoidSlopesAVX2 with eight lanes (n a multiple of 8): the same
+// operations in the same order; the lanes outside the range keep d by a
+// merge-masked multiply.
+TEXT ·sigmoidSlopesAVX512(SB), NOSPLIT, $0-33
+	MOVQ d+0(FP), DI
+	MOVQ z+8(FP), SI
+	MOVQ n+16(FP), CX
+	MOVQ c+24(FP), DX
+	VPTERNLOGQ   $0xff, Z15, Z15, Z15
+	VPSLLQ       $63, Z15, Z14     // sign bit
+	VBROADCASTSD 0(DX), Z13        // 1/ln2
+	VBROADCASTSD 8(DX), Z12        // shifter
+	VBROADCASTSD 16(DX), Z11       // ln2Hi
+	VBROADCASTSD 24(DX), Z10       // ln2Lo
+	VBROADCASTSD 32(DX), Z9        // −700
+	VBROADCASTSD 136(DX), Z8       // 1 (the last coefficient)
+	KXNORW       K7, K7, K7        // AND of the lane masks
+	SHRQ         $3, CX
+	JZ           zdone
+
+zloop:
+	VMOVUPD (SI), Z0
+	VPORQ   Z14, Z0, Z0        // x = −|z|
+	VCMPPD  $0x1D, Z9, Z0, K1  // x ≥ −700 (ordered)
+	KANDW   K1, K7, K7
+	VMULPD  Z13, Z0, Z2
+	VADDPD  Z12, Z2, Z2        // t
+	VSUBPD  Z12, Z2, Z3        // nf
+	VPSLLQ  $52, Z2, Z2        // bits(t)<<52
+	VMULPD  Z11, Z3, Z4
+	VSUBPD  Z4, Z0, Z4         // x − nf·ln2Hi
+	VMULPD  Z10, Z3, Z3
+	VSUBPD  Z3, Z4, Z4         // r
+	// Horner: p = c5, then p = c_i + r·p for c6 … c17
+	VBROADCASTSD 40(DX), Z5
+	VBROADCASTSD 48(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 56(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 64(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 72(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 80(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 88(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 96(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 104(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 112(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 120(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VBROADCASTSD 128(DX), Z6
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z6, Z5, Z5
+	VMULPD       Z4, Z5, Z5
+	VADDPD       Z8, Z5, Z5    // p
+	VPADDQ       Z2, Z5, Z5    // e = 2^k·p
+	VADDPD       Z8, Z5, Z6    // 1 + e
+	VMULPD       Z6, Z6, Z6    // (1+e)·(1+e)
+	VDIVPD       Z6, Z5, Z6    // e/((1+e)·(1+e))
+	VMOVUPD      (DI), Z0
+	VMULPD       Z6, Z0, K1, Z0 // d·slope where in range
+	VMOVUPD      Z0, (DI)
+	ADDQ         $64, SI
+	ADDQ         $64, DI
+	DECQ         CX
+	JNZ          zloop
+
+zdone:
+	KMOVW     K7, AX
+	ANDL      $0xff, AX
+	CMPL      AX, $0xff
+	SETEQ     ret+32(FP)
+	VZEROUPPER
+	RET

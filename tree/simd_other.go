@@ -18,3 +18,7 @@ func axpy(acc []float64, x []float32, a float64) {
 		acc[i] += a * float64(v)
 	}
 }
+
+func counterfactuals8(feat []int32, thr []float32, x []float32, n int, off *[8]int32, R, pos *[8]int, z []float64, cf []int, cft []int32) {
+	panic("tree: no SIMD")
+}

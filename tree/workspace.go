@@ -42,6 +42,14 @@ type Workspace struct {
 	lastZ, lastT                       *float32
 	zmask                              []uint64 // [E][I] written index-logit columns
 	tcol                               []int32  // [E][I] written threshold column, or −1
+	// zbits and tbits: the written entries as bitsets over IndexLogits and
+	// Thresholds (GradientSupport); set in accumulateNode by a single
+	// worker (bitsInline), else from zmask and tcol after phase 2
+	zbits, tbits []uint64
+	bitsInline   bool
+	// single[row] is the kernel's preparation stamp (rowStamp) at which
+	// node row had an entmax support of one column (0: unknown)
+	single []uint64
 
 	chunk        int
 	unitsPerTree int
@@ -59,6 +67,7 @@ type scratch struct {
 	dx               []float64 // [part][n]
 	z                []float64 // [part][d] split arguments of the path nodes
 	cf               []int     // [part][d] their counterfactual leaves
+	cft              []int32   // [d][8] counterfactual routes of eight samples (SIMD)
 	act              []int32   // samples of the part with a non-zero weight or weight gradient
 	pleaf            []int32   // Predict: [E][part]
 	pa, paw          []float64 // Predict: [E][part]
@@ -184,5 +193,30 @@ func (ws *Workspace) ReuseGradient(on bool) {
 	ws.reuse = on
 	if !on {
 		ws.written = false
+	}
+}
+
+// GradientSupport returns, after a Backward on ws with ReuseGradient, two
+// bitsets over the entries of IndexLogits and Thresholds (bit i%64 of word
+// i/64 for entry i) that hold exactly the entries of the gradient that are
+// not ±0 (e.g. for optim.Adam.HintGrad); nil, nil when the
+// workspace does not track them (ReuseGradient off, nodes of more than 64
+// columns, or no Backward yet). They are the workspace's own, valid until
+// the next Backward.
+func (ws *Workspace) GradientSupport() (z, t []uint64) {
+	if !ws.track || !ws.written {
+		return nil, nil
+	}
+	return ws.zbits, ws.tbits
+}
+
+// setRowBits ORs the row mask m (bits of columns 0…ne−1) of node row into
+// bitset b.
+func setRowBits(b []uint64, row, ne int, m uint64) {
+	pos := row * ne
+	w, sh := pos>>6, uint(pos&63)
+	b[w] |= m << sh
+	if int(sh)+ne > 64 {
+		b[w+1] |= m >> (64 - sh)
 	}
 }
