@@ -91,6 +91,9 @@ func Load(path string, modify func(*Config) error) (*Trainer, error) {
 	if cfg.Critic == "" { // written before the critic choice existed
 		cfg.Critic = CriticMLP
 	}
+	if cfg.AccumMode == "" { // written before accum_mode existed: plain averaging
+		cfg.AccumMode = AccumMean
+	}
 	if modify != nil {
 		if err := modify(&cfg); err != nil {
 			return nil, err

@@ -34,6 +34,36 @@ const (
 	ProfileReference = "reference"
 )
 
+// Gradient-accumulation modes of the default profile (Config.AccumMode).
+// All realise the thesis's dynamic batch size as real accumulation: K
+// consecutive minibatch gradients are averaged and the actor takes one step
+// on the effective batch of K·M samples (spec §3.6, §4); they differ in the
+// learning rate of that step. The reference profile's behaviour
+// (Config.AccumReference) overrides them.
+const (
+	// AccumAuto (the default) is AccumSqrt for configurations without
+	// learning-rate reduction (reduce_lr false: Pendulum, Empty-Random) and
+	// AccumMean for those with it. The §8.9 learning rates were tuned under
+	// the reference's behaviour: one actor step per minibatch of M samples
+	// throughout, plus, where reduce_lr is set, a halving of the actor's
+	// rates every 3 evaluations (its min-mode plateau, spec §1.6). Without
+	// reduce_lr the √K rule keeps that constant per-sample step; with it,
+	// the growing batch itself anneals the step (≈ 1/√K per sample), close
+	// to the reference's annealing, which the intended plateau rule (it
+	// only reacts to stagnation) does not provide on its own.
+	AccumAuto = "auto"
+	// AccumSqrt scales the actor's learning rates by √K for the
+	// accumulated step — Adam's square-root scaling rule (Malladi et al.,
+	// NeurIPS 2022) — so the per-sample dynamics stay those of one step
+	// per minibatch of M samples while the batch grows.
+	AccumSqrt = "sqrt"
+	// AccumMean steps with the unscaled learning rates: K times fewer
+	// actor steps per epoch at the same step size, so late in training
+	// (K up to 128) the actor moves far less per sample than with one step
+	// per minibatch.
+	AccumMean = "mean"
+)
+
 // Config is everything a training run needs. Zero values are not
 // meaningful: start from Preset. Field tags name the --set keys, which are
 // the reference code's hyperparameter names.
@@ -90,6 +120,10 @@ type Config struct {
 	IntActions          bool `key:"int_actions"`          // continuous actions truncated to int32 in storage
 	TruncationReference bool `key:"truncation_reference"` // gymnax: time limit = terminal; Gymnasium: truncation not done
 	MLPReferenceArch    bool `key:"mlp_reference_arch"`   // discrete MLP actor as Dense(w)→ReLU→Dense(A) per layer
+
+	// AccumMode is how the default profile realises the dynamic batch size
+	// (ignored under AccumReference): AccumAuto, AccumSqrt or AccumMean.
+	AccumMode string `key:"accum_mode"`
 
 	Workers int `key:"workers"` // goroutines of the tree kernel (0 = GOMAXPROCS; results do not depend on it; 1 is fastest for SYMPOL's small batches)
 }
@@ -166,6 +200,7 @@ func Preset(envID, method string) (Config, error) {
 		ClipCoef: 0.1, WeightDecay: 1e-4, Depth: 7,
 		CriticWidth: 256, CriticLayers: 2, Critic: CriticMLP, Temperature: 1,
 		EvalFreq: 50_000, EvalEpisodes: 5, TestSeed: 123456, Workers: 1,
+		AccumMode: AccumAuto,
 	}
 	alias := envAlias[envID]
 	switch method {
@@ -297,6 +332,12 @@ func (c *Config) Set(key, value string) error {
 	return nil
 }
 
+// SqrtAccum reports whether the accumulated actor step scales the learning
+// rates by √K (AccumSqrt, or AccumAuto without reduce_lr).
+func (c *Config) SqrtAccum() bool {
+	return c.AccumMode == AccumSqrt || (c.AccumMode == AccumAuto && !c.ReduceLR)
+}
+
 // Validate checks the ranges of the configuration.
 func (c *Config) Validate() error {
 	bad := func(k string, v any, want string) error {
@@ -309,6 +350,8 @@ func (c *Config) Validate() error {
 		return bad("critic", c.Critic, `"mlp", "tree" or "sdt"`)
 	case (c.Method == MethodSDT || c.Critic == CriticSDT) && !(c.Temperature > 0):
 		return bad("temperature", c.Temperature, "> 0")
+	case c.AccumMode != AccumAuto && c.AccumMode != AccumSqrt && c.AccumMode != AccumMean:
+		return bad("accum_mode", c.AccumMode, `"auto", "sqrt" or "mean"`)
 	case c.Algorithm != AlgoPPO && c.Algorithm != AlgoA2C:
 		return bad("algorithm", c.Algorithm, `"ppo" or "a2c"`)
 	case c.TotalSteps < 1:
@@ -397,5 +440,6 @@ func forEachField(c *Config, f func(key string, p any)) {
 	f("int_actions", &c.IntActions)
 	f("truncation_reference", &c.TruncationReference)
 	f("mlp_reference_arch", &c.MLPReferenceArch)
+	f("accum_mode", &c.AccumMode)
 	f("workers", &c.Workers)
 }

@@ -15,9 +15,17 @@
 // time-limit truncation bootstraps from V(final observation) in every
 // environment, the learning rate is halved only when the validation return
 // has not improved for 5 evaluations, and the dynamic batch size really
-// averages K minibatch gradients per actor step. ProfileReference replays the
-// reference code: int32-truncated stored continuous actions, time limits as
-// terminals (gymnax tasks) or not stored at all (Gymnasium tasks), optax's
+// averages K minibatch gradients per actor step (an effective batch of K·M).
+// The §8.9 learning rates were tuned under the reference's behaviour (one
+// actor step per minibatch of M samples, and for configurations with
+// reduce_lr a halving of the actor's rates every 3 evaluations), so by
+// default (accum_mode "auto") the accumulated step multiplies the actor's
+// learning rates by √K — Adam's square-root scaling rule — where reduce_lr
+// is off, and keeps them where it is on, letting the growing batch anneal
+// the step as the reference's plateau did (see AccumAuto). ProfileReference
+// replays the reference code: int32-truncated stored continuous actions,
+// time limits as terminals (gymnax tasks) or not stored at all (Gymnasium
+// tasks), optax's
 // min-mode plateau on the raw reward, and its accumulation (two steps with
 // the same gradient while K = 1, one step per minibatch afterwards) and, for
 // the MLP baseline, the reference's discrete actor architecture. Each quirk

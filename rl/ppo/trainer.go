@@ -504,7 +504,12 @@ func (t *Trainer) update(T, K int, r *rng.MT19937) error {
 	return nil
 }
 
-// flushAccum steps the actor with the mean of n accumulated gradients.
+// flushAccum steps the actor with the mean of n accumulated gradients: one
+// step on an effective batch of n minibatches (spec §3.6, intended
+// behaviour). When Config.SqrtAccum, the actor's learning rates are
+// multiplied by √n for this step (Adam's square-root scaling rule for an n
+// times larger batch), so the tuned learning rates keep their per-sample
+// effect while the batch grows; the plateau scale is restored afterwards.
 func (t *Trainer) flushAccum(n int) {
 	inv := 1 / float32(n)
 	for j, x := range t.actor.Tensors() {
@@ -513,6 +518,13 @@ func (t *Trainer) flushAccum(n int) {
 			x.Grad[k] = a[k] * inv
 			a[k] = 0
 		}
+	}
+	if n > 1 && t.cfg.SqrtAccum() {
+		// SetLRScale without group names cannot fail.
+		_ = t.aOpt.SetLRScale(t.plat.Scale() * math.Sqrt(float64(n)))
+		t.actorStep()
+		_ = t.aOpt.SetLRScale(t.plat.Scale())
+		return
 	}
 	t.actorStep()
 }
