@@ -1,46 +1,14 @@
 package nn
 
 import (
-	"encoding/base64"
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
-	"math"
+
+	"github.com/gdt-ml/gdt/modelfile"
 )
 
-// Float32s is a float32 slice that encodes to JSON as the base64 of its
-// little-endian bytes: exact and compact.
-type Float32s []float32
-
-// MarshalJSON encodes the values as a base64 string.
-func (f Float32s) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 4*len(f))
-	for i, v := range f {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(v))
-	}
-	return json.Marshal(base64.StdEncoding.EncodeToString(b))
-}
-
-// UnmarshalJSON decodes a base64 string written by MarshalJSON.
-func (f *Float32s) UnmarshalJSON(data []byte) error {
-	var s string
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("nn: float32 array: expected a base64 string: %w", err)
-	}
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		return fmt.Errorf("nn: float32 array: %w", err)
-	}
-	if len(b)%4 != 0 {
-		return fmt.Errorf("nn: float32 array: %d bytes, expected a multiple of 4", len(b))
-	}
-	out := make([]float32, len(b)/4)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
-	}
-	*f = out
-	return nil
-}
+// Float32s is modelfile.Float32s: a float32 slice that encodes in JSON as
+// the base64 of its little-endian bytes (exact and compact).
+type Float32s = modelfile.Float32s
 
 // Tensor is one named tensor of a State.
 type Tensor struct {
