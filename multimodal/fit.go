@@ -332,23 +332,3 @@ func lossFor(cfg Config, y []float64, classes int) (*loss.Func, error) {
 	}
 	return loss.New(lc)
 }
-
-// softmaxRows turns logits (n×C) into probabilities in place.
-func softmaxRows(z []float32, C int) {
-	for i := 0; i+C <= len(z); i += C {
-		r := z[i : i+C]
-		mx := r[0]
-		for _, v := range r {
-			mx = max(mx, v)
-		}
-		var s float64
-		for c, v := range r {
-			e := math.Exp(float64(v - mx))
-			r[c] = float32(e)
-			s += e
-		}
-		for c := range r {
-			r[c] = float32(float64(r[c]) / s)
-		}
-	}
-}

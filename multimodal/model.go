@@ -10,6 +10,7 @@ import (
 	"math"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/nn"
 )
 
@@ -266,8 +267,8 @@ func (m *Model) PredictProba(in *Inputs) (*data.Matrix, error) {
 		}
 		out = forwardAll(net, m.fusionFiller(in, false), n)
 	}
-	softmaxRows(out, m.Classes)
-	return &data.Matrix{Rows: n, Cols: m.Classes, Data: out}, nil
+	// Softmax over the class logits (the fusion head is always multiclass).
+	return model.Head(data.Multiclass, out, n, m.Classes, nil), nil
 }
 
 // modelFile is the saved form of a Model.
