@@ -39,28 +39,16 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs.Usage()
 		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
 	}
-	if df.path == "" {
-		return fmt.Errorf("%w: --data is required", errUsage)
-	}
 	if *topK < 1 {
 		return fmt.Errorf("%w: --top-k %d: want at least 1", errUsage, *topK)
 	}
-	t, err := model.Load(pos[0])
+	t, tab, err := loadModelData(pos[0], &df, false)
 	if err != nil {
 		return err
 	}
 	g, ok := t.Learner.(*grande.Model)
 	if !ok {
 		return fmt.Errorf("%s is a %s model; explain works on grande models (a single tree is its own explanation: gdt show %s)", pos[0], t.Spec.Kind, pos[0])
-	}
-	opt, err := df.options()
-	if err != nil {
-		return err
-	}
-	opt.Schema = t.Schema()
-	tab, err := data.ReadFile(df.path, opt)
-	if err != nil {
-		return err
 	}
 	if *row < 0 || *row >= tab.NumRows() {
 		return fmt.Errorf("%w: --row %d: %s has rows 0…%d", errUsage, *row, df.path, tab.NumRows()-1)

@@ -35,19 +35,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs.Usage()
 		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
 	}
-	if df.path == "" {
-		return fmt.Errorf("%w: --data is required", errUsage)
-	}
-	t, err := model.Load(pos[0])
-	if err != nil {
-		return err
-	}
-	opt, err := df.options()
-	if err != nil {
-		return err
-	}
-	opt.Schema = t.Schema()
-	tab, err := data.ReadFile(df.path, opt)
+	t, tab, err := loadModelData(pos[0], &df, false)
 	if err != nil {
 		return err
 	}

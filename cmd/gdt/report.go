@@ -7,8 +7,6 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/gdt-ml/gdt/data"
-	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/report"
 )
 
@@ -47,19 +45,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		explain = append(explain, r)
 	}
-	t, err := model.Load(pos[0])
-	if err != nil {
-		return err
-	}
-	opt, err := df.options()
-	if err != nil {
-		return err
-	}
-	opt.Schema = t.Schema()
-	if t.Task != data.Regression && t.Target != "" {
-		opt.Schema.Categorical = append(opt.Schema.Categorical, t.Target)
-	}
-	tab, err := data.ReadFile(df.path, opt)
+	t, tab, err := loadModelData(pos[0], &df, true)
 	if err != nil {
 		return err
 	}
