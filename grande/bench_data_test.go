@@ -19,23 +19,7 @@ import (
 //
 //	go test -run '^$' -bench PhishingEpoch -benchtime 1x ./grande
 func BenchmarkGRANDEPhishingEpoch(b *testing.B) {
-	root, err := datasets.Root("")
-	if err != nil {
-		b.Skipf("benchmark data not found (%v); set GDT_DATA to run this benchmark", err)
-	}
-	ds, err := datasets.Load(root, "grande/PhishingWebsites")
-	if err != nil {
-		b.Fatal(err)
-	}
-	proto := bench.CVProtocol{K: 5, ValidFraction: 0.1, Seed: 42, Pipeline: "gr-paper"}
-	folds, err := proto.Folds(ds, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	prep, err := proto.Prepare(ds, folds[0])
-	if err != nil {
-		b.Fatal(err)
-	}
+	prep := phishingFold0(b)
 	const epochs = 2
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -60,4 +44,28 @@ func BenchmarkGRANDEPhishingEpoch(b *testing.B) {
 		}
 		b.ReportMetric(float64(prep.Train.X.Rows), "train-rows")
 	}
+}
+
+// phishingFold0 is fold 0 of PhishingWebsites under the GRANDE protocol
+// (skips the benchmark when the data folder is absent).
+func phishingFold0(b *testing.B) *bench.Prepared {
+	b.Helper()
+	root, err := datasets.Root("")
+	if err != nil {
+		b.Skipf("benchmark data not found (%v); set GDT_DATA to run this benchmark", err)
+	}
+	ds, err := datasets.Load(root, "grande/PhishingWebsites")
+	if err != nil {
+		b.Fatal(err)
+	}
+	proto := bench.CVProtocol{K: 5, ValidFraction: 0.1, Seed: 42, Pipeline: "gr-paper"}
+	folds, err := proto.Folds(ds, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	prep, err := proto.Prepare(ds, folds[0])
+	if err != nil {
+		b.Fatal(err)
+	}
+	return prep
 }

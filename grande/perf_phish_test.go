@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gdt-ml/gdt/bench"
-	"github.com/gdt-ml/gdt/datasets"
 	"github.com/gdt-ml/gdt/grande"
 	"github.com/gdt-ml/gdt/train"
 )
@@ -22,23 +20,7 @@ import (
 // them (trained-like state); GDT_PERF_PROFILE names a CPU profile of that
 // half.
 func BenchmarkGRANDEPhishingLate(b *testing.B) {
-	root, err := datasets.Root("")
-	if err != nil {
-		b.Skipf("benchmark data not found (%v)", err)
-	}
-	ds, err := datasets.Load(root, "grande/PhishingWebsites")
-	if err != nil {
-		b.Fatal(err)
-	}
-	proto := bench.CVProtocol{K: 5, ValidFraction: 0.1, Seed: 42, Pipeline: "gr-paper"}
-	folds, err := proto.Folds(ds, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	prep, err := proto.Prepare(ds, folds[0])
-	if err != nil {
-		b.Fatal(err)
-	}
+	prep := phishingFold0(b)
 	epochs := 8
 	if s := os.Getenv("GDT_PERF_EPOCHS"); s != "" {
 		epochs, _ = strconv.Atoi(s)
