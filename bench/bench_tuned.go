@@ -183,6 +183,17 @@ func RunTuned(ctx context.Context, opt Options, tuned []Tuned) (results []Result
 			}
 		}
 		offset := doneJobs
+		if opt.OnResult != nil {
+			models, base := p.models, p.base
+			sub.OnResult = func(r Result) {
+				for j, n := range models {
+					if r.Model == n {
+						r.Model = base[j]
+					}
+				}
+				opt.OnResult(r)
+			}
+		}
 		if opt.Progress != nil {
 			sub.Progress = func(done, _ int, last string) { opt.Progress(offset+done, total, last) }
 		}

@@ -47,6 +47,11 @@ type Options struct {
 	Done []Result
 	// Progress, if set, is called after every finished (dataset, trial) job.
 	Progress func(done, total int, last string)
+	// OnResult, if set, is called once for every newly computed result (not
+	// for those in Done), as soon as it is known, one call at a time. The
+	// CLI uses it to checkpoint --out after every fit, so an interrupted run
+	// loses at most the fits in progress.
+	OnResult func(Result)
 }
 
 // Fold is one train/validation/test partition of a dataset's rows.
@@ -140,12 +145,21 @@ func Run(ctx context.Context, opt Options) ([]Result, error) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	finished := 0
+	var report func(Result)
+	if opt.OnResult != nil {
+		var rmu sync.Mutex
+		report = func(r Result) {
+			rmu.Lock()
+			defer rmu.Unlock()
+			opt.OnResult(r)
+		}
+	}
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i], errs[i] = runJob(ctx, suite, models, jobs[i], done)
+				results[i], errs[i] = runJob(ctx, suite, models, jobs[i], done, report)
 				mu.Lock()
 				finished++
 				if opt.Progress != nil {
@@ -182,11 +196,40 @@ func flatten(rs [][]Result) []Result {
 	return out
 }
 
+// Merge returns old with every row replaced by the row of fresh with the
+// same (dataset, model, trial), followed by the rows of fresh that replace
+// none, in their order. A resumed run writes Merge(rows read back, rows
+// computed), so rows of datasets or models outside the run are kept.
+func Merge(old, fresh []Result) []Result {
+	idx := make(map[string]int, len(fresh))
+	for i, r := range fresh {
+		idx[resultKey(r.Dataset, r.Model, r.Trial)] = i
+	}
+	used := make([]bool, len(fresh))
+	out := make([]Result, 0, len(old)+len(fresh))
+	for _, r := range old {
+		if i, ok := idx[resultKey(r.Dataset, r.Model, r.Trial)]; ok {
+			if !used[i] {
+				out = append(out, fresh[i])
+				used[i] = true
+			}
+			continue
+		}
+		out = append(out, r)
+	}
+	for i, r := range fresh {
+		if !used[i] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func resultKey(dataset, model string, trial int) string {
 	return fmt.Sprintf("%s\x00%s\x00%d", dataset, model, trial)
 }
 
-func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[string]Result) ([]Result, error) {
+func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[string]Result, report func(Result)) ([]Result, error) {
 	out := make([]Result, len(models))
 	todo := false
 	for i, m := range models {
@@ -231,6 +274,9 @@ func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[s
 			}
 			r.Err = err.Error()
 			out[i] = r
+			if report != nil {
+				report(r)
+			}
 			continue
 		}
 		start = time.Now()
@@ -239,11 +285,17 @@ func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[s
 		if err != nil {
 			r.Err = err.Error()
 			out[i] = r
+			if report != nil {
+				report(r)
+			}
 			continue
 		}
 		score(&r, prep.Problem, prep.Test.Y, proba)
 		r.NNodes = learner.NumNodes()
 		out[i] = r
+		if report != nil {
+			report(r)
+		}
 	}
 	return out, nil
 }

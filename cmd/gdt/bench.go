@@ -100,6 +100,18 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	prog := newProgress(stderr, len(names)*nTrials, label, *quiet)
 	opt.Progress = prog.update
+	if *out != "" {
+		// Checkpoint after every fit: the file always holds the rows read
+		// back plus every row computed so far.
+		var fresh []bench.Result
+		opt.OnResult = func(r bench.Result) {
+			fresh = append(fresh, r)
+			rows := bench.Merge(opt.Done, fresh)
+			if err := safefile.Write(*out, func(w io.Writer) error { return bench.WriteCSV(w, rows) }); err != nil {
+				fmt.Fprintf(stderr, "warning: checkpoint of %s failed: %v\n", *out, err)
+			}
+		}
+	}
 	var (
 		results []bench.Result
 		runErr  error
@@ -116,10 +128,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	prog.finish()
 	if *out != "" && len(results) > 0 {
-		if err := safefile.Write(*out, func(w io.Writer) error { return bench.WriteCSV(w, results) }); err != nil {
+		rows := bench.Merge(opt.Done, results)
+		if err := safefile.Write(*out, func(w io.Writer) error { return bench.WriteCSV(w, rows) }); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "wrote %d rows to %s\n", len(results), *out)
+		fmt.Fprintf(stderr, "wrote %d rows to %s\n", len(rows), *out)
 	}
 	if runErr != nil {
 		return runErr

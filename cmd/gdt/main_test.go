@@ -158,6 +158,16 @@ func TestBenchCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, errOut)
 	}
+	// Resuming with a different subset adds rows and keeps those of the
+	// datasets outside the subset.
+	_, errOut, code = gdt(t, "bench", "gradtree-binary", "--models", "cart", "--trials", "1", "--datasets", "banknote-authentication", "--out", out, "--resume", "--quiet")
+	if code != 0 {
+		t.Fatalf("resume with another subset: exit %d: %s", code, errOut)
+	}
+	b, _ = os.ReadFile(out)
+	if n := strings.Count(string(b), "\n"); n != 6 || !strings.Contains(string(b), "titanic") || !strings.Contains(string(b), "banknote") {
+		t.Fatalf("after resuming with another subset the file has %d lines, want 6 (titanic, rice and banknote-authentication rows):\n%s", n, b)
+	}
 }
 
 func TestRegressionTrainPredictEval(t *testing.T) {
