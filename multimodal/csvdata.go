@@ -127,7 +127,7 @@ func LoadCSV(path, imagesDir string, opt CSVOptions) (*Multimodal, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: no data rows", path)
 	}
-	m := &Multimodal{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), ImageDir: imagesDir}
+	m := &Multimodal{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), ImageDir: imagesDir, ImageColumn: imgCol, Target: target}
 	// Labels.
 	labels := map[string]bool{}
 	for i, rec := range rows {
@@ -153,10 +153,7 @@ func LoadCSV(path, imagesDir string, opt CSVOptions) (*Multimodal, error) {
 			return nil, fmt.Errorf("%s:%d: column %s: empty image reference", path, i+2, imgCol)
 		}
 		m.IDs = append(m.IDs, img)
-		if filepath.Ext(img) == "" {
-			img += ".png"
-		}
-		files = append(files, filepath.Join(imagesDir, filepath.FromSlash(img)))
+		files = append(files, ImagePath(imagesDir, img))
 		if group != "" {
 			m.Groups = append(m.Groups, strings.TrimSpace(rec[col[group]]))
 		} else {
@@ -223,4 +220,18 @@ func sortLabels(l []string) {
 		}
 		return l[i] < l[j]
 	})
+}
+
+// ImagePath resolves an image column value: a path relative to dir (with
+// forward slashes), or an id to which ".png" is appended when it has no
+// extension. Absolute paths are kept as they are.
+func ImagePath(dir, ref string) string {
+	if filepath.Ext(ref) == "" {
+		ref += ".png"
+	}
+	ref = filepath.FromSlash(ref)
+	if filepath.IsAbs(ref) {
+		return ref
+	}
+	return filepath.Join(dir, ref)
 }

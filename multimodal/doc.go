@@ -42,6 +42,14 @@
 // restored.
 //
 // Model is the network (JSON save/load of every weight); Trained adds the
-// tabular preprocessing and class names and predicts from an image file plus
-// a raw CSV row. TabularLearner is the "mlp" learner kind of package model.
+// tabular preprocessing, the class names, the training CSV's image and label
+// columns and the training facts, and predicts from an image file plus a raw
+// CSV row (PredictFile) or from a whole CSV file with its image folder
+// (PredictCSV, whose errors name the line and the image file or column at
+// fault; CSVPredictions.Score gives macro ROC-AUC, accuracy, balanced
+// accuracy and macro F1). Summary describes the architecture and parameter
+// counts. IsTrainedFile tells a multimodal model file from the gdt-model
+// files of package modelfile, so that `gdt predict`, `gdt eval MODEL` and
+// `gdt show` accept both. TabularLearner is the "mlp" learner kind of
+// package model.
 package multimodal

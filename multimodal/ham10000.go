@@ -33,6 +33,11 @@ type Multimodal struct {
 	Tab      *data.Table
 	Images   *ImageSet
 	ImageDir string
+	// ImageColumn and Target name the CSV columns the images and labels
+	// came from ("" when unknown); a trained model records them so that
+	// prediction reads new files the same way.
+	ImageColumn string
+	Target      string
 }
 
 // Dataset returns the tabular part as a data.Dataset (shared columns).
@@ -83,7 +88,7 @@ func LoadHAM10000(dir string, opt LoadOptions) (*Multimodal, error) {
 			return nil, fmt.Errorf("%s:1: no column %q (expected image_id,image_file,lesion_id,dx,label,dx_type,age,sex,localization,dataset)", path, need)
 		}
 	}
-	m := &Multimodal{Name: "ham10000", Classes: HAM10000Classes, ImageDir: dir}
+	m := &Multimodal{Name: "ham10000", Classes: HAM10000Classes, ImageDir: dir, ImageColumn: "image_file", Target: "dx"}
 	var ages []float64
 	var sex, loc []string
 	var files []string
@@ -150,7 +155,7 @@ func LoadHAM10000(dir string, opt LoadOptions) (*Multimodal, error) {
 
 // Subset returns the rows idx (tables and images copied).
 func (m *Multimodal) Subset(idx []int) *Multimodal {
-	out := &Multimodal{Name: m.Name, Classes: m.Classes, ImageDir: m.ImageDir, Tab: m.Tab.Subset(idx)}
+	out := &Multimodal{Name: m.Name, Classes: m.Classes, ImageDir: m.ImageDir, Tab: m.Tab.Subset(idx), ImageColumn: m.ImageColumn, Target: m.Target}
 	for _, i := range idx {
 		out.IDs = append(out.IDs, m.IDs[i])
 		out.Groups = append(out.Groups, m.Groups[i])

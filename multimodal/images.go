@@ -5,6 +5,7 @@ import (
 	"image"
 	"image/draw"
 	_ "image/png" // registers the PNG decoder
+	"io"
 	"math"
 	"os"
 	"runtime"
@@ -41,9 +42,19 @@ func DecodeImageFile(path string, h, w int) ([]uint8, error) {
 		return nil, err
 	}
 	defer f.Close()
-	img, _, err := image.Decode(f)
+	return decodeImage(f, path, h, w)
+}
+
+// decodeImage decodes the image in r (named path in errors) into CHW bytes
+// of shape (3, h, w). An undecodable file or an image without pixels is an
+// error naming the file.
+func decodeImage(r io.Reader, path string, h, w int) ([]uint8, error) {
+	img, format, err := image.Decode(r)
 	if err != nil {
-		return nil, fmt.Errorf("%s: decoding image: %w", path, err)
+		return nil, fmt.Errorf("%s: decoding image (expected a PNG file): %w", path, err)
+	}
+	if b := img.Bounds(); b.Dx() <= 0 || b.Dy() <= 0 {
+		return nil, fmt.Errorf("%s: the %s image is %d×%d pixels, expected at least 1×1", path, format, b.Dx(), b.Dy())
 	}
 	out := make([]uint8, 3*h*w)
 	ImageToCHW(img, h, w, out)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/preprocess"
@@ -22,6 +23,25 @@ type Trained struct {
 	Columns  []string             `json:"columns"` // raw tabular feature columns
 	Pipeline *preprocess.Pipeline `json:"pipeline,omitempty"`
 	Model    *Model               `json:"model"`
+	// ImageColumn and Target are the CSV columns of the training file that
+	// held the image references and the labels (files written before these
+	// fields existed leave them empty; prediction then looks for the
+	// default names, as LoadCSV does).
+	ImageColumn string `json:"image_column,omitempty"`
+	Target      string `json:"target,omitempty"`
+	// Info holds the training facts.
+	Info *TrainInfo `json:"info,omitempty"`
+}
+
+// TrainInfo are the facts of a training run, saved with the model.
+type TrainInfo struct {
+	Created   string  `json:"created,omitempty"` // RFC 3339, UTC
+	Data      string  `json:"data,omitempty"`    // data set name
+	Rows      int     `json:"rows"`
+	TrainRows int     `json:"train_rows"`
+	ValidRows int     `json:"valid_rows"`
+	Protocol  string  `json:"protocol,omitempty"` // tabular preprocessing
+	Seconds   float64 `json:"seconds"`            // wall time of training
 }
 
 // TrainOptions configure TrainDataset.
@@ -49,7 +69,12 @@ func TrainDataset(ctx context.Context, ds *Multimodal, opt TrainOptions) (*Train
 	if err != nil {
 		return nil, err
 	}
-	t := &Trained{Version: 1, Kind: "multimodal", Classes: ds.Classes, Columns: ds.Tab.Names()}
+	start := time.Now()
+	t := &Trained{Version: 1, Kind: "multimodal", Classes: ds.Classes, Columns: ds.Tab.Names(), ImageColumn: ds.ImageColumn, Target: ds.Target,
+		Info: &TrainInfo{Created: start.UTC().Format(time.RFC3339), Data: ds.Name, Rows: len(ds.Y), TrainRows: len(tr), ValidRows: len(va)}}
+	if cfg.Tabular != "" {
+		t.Info.Protocol = opt.Protocol
+	}
 	mk := func(idx []int) (*Inputs, error) {
 		y := make([]float64, len(idx))
 		for j, i := range idx {
@@ -82,6 +107,7 @@ func TrainDataset(ctx context.Context, ds *Multimodal, opt TrainOptions) (*Train
 		return nil, err
 	}
 	t.Model = m
+	t.Info.Seconds = time.Since(start).Seconds()
 	return t, nil
 }
 
@@ -145,6 +171,9 @@ func LoadTrained(path string) (*Trained, error) {
 	}
 	if t.Kind != "multimodal" || t.Model == nil {
 		return nil, fmt.Errorf("%s: not a multimodal model file", path)
+	}
+	if len(t.Classes) != t.Model.Classes {
+		return nil, fmt.Errorf("%s: %d class names for a model of %d classes", path, len(t.Classes), t.Model.Classes)
 	}
 	if t.Model.Config.Tabular != "" && t.Pipeline == nil {
 		return nil, fmt.Errorf("%s: the model has a tabular backbone but no preprocessing pipeline", path)

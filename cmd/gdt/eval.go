@@ -18,10 +18,14 @@ func init() {
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if multimodalModelArg(args) != "" {
+		return runEvalMultimodal(ctx, args, stdout, stderr)
+	}
 	fs := newFlags("eval", "--data FILE [--target COL] --models LIST [--folds K | --test-size F] [--json] [flags]",
 		"Scores models on FILE: stratified k-fold cross-validation (--folds) or repeated random\n"+
 			"holdout splits (--test-size, --trials). Preprocessing is fitted on each training part only.\n"+
-			"FILE may also be a benchmark dataset name (e.g. adult, grande/phoneme) with --dataset.", stderr)
+			"FILE may also be a benchmark dataset name (e.g. adult, grande/phoneme) with --dataset.\n"+
+			"gdt eval MODEL --data FILE scores a saved multimodal model instead (see gdt eval MODEL --help).", stderr)
 	var df dataFlags
 	df.register(fs, true)
 	dsName := fs.String("dataset", "", "a benchmark dataset name instead of --data (see gdt datasets)")

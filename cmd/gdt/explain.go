@@ -42,7 +42,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *topK < 1 {
 		return fmt.Errorf("%w: --top-k %d: want at least 1", errUsage, *topK)
 	}
-	t, tab, err := loadModelData(pos[0], &df, false)
+	t, tab, err := loadModelData("explain", pos[0], &df, false)
 	if err != nil {
 		return err
 	}

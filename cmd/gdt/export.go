@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/gdt-ml/gdt/export/onnx"
-	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/safefile"
 )
 
@@ -40,7 +39,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *out == "" {
 		return fmt.Errorf("%w: --out is required", errUsage)
 	}
-	t, err := model.Load(pos[0])
+	t, err := loadTabular(pos[0], "export")
 	if err != nil {
 		return err
 	}

@@ -17,11 +17,15 @@ func init() {
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if multimodalModelArg(args) != "" {
+		return runPredictMultimodal(ctx, args, stdout, stderr)
+	}
 	fs := newFlags("predict", "MODEL --data FILE [--out FILE.csv] [--proba] [--json] [flags]",
 		"Applies a saved model to every row of FILE and writes one CSV row per input row: the\n"+
 			"prediction and, with --proba, the probability of every class. Columns are matched\n"+
 			"by name; extra columns (e.g. the target) are ignored. With --json the predictions are one\n"+
-			"JSON document instead (class names, and with --proba the probability rows).", stderr)
+			"JSON document instead (class names, and with --proba the probability rows).\n"+
+			"A multimodal MODEL (gdt train --model multimodal) also takes --images DIR: see gdt predict MODEL --help.", stderr)
 	var df dataFlags
 	df.register(fs, false)
 	out := fs.String("out", "", "write predictions to this CSV file (default: standard output)")
@@ -35,7 +39,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs.Usage()
 		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
 	}
-	t, tab, err := loadModelData(pos[0], &df, false)
+	t, tab, err := loadModelData("predict", pos[0], &df, false)
 	if err != nil {
 		return err
 	}

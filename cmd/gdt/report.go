@@ -45,7 +45,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		explain = append(explain, r)
 	}
-	t, tab, err := loadModelData(pos[0], &df, true)
+	t, tab, err := loadModelData("report", pos[0], &df, true)
 	if err != nil {
 		return err
 	}

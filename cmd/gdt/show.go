@@ -17,9 +17,13 @@ func init() {
 }
 
 func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if multimodalModelArg(args) != "" {
+		return runShowMultimodal(ctx, args, stdout, stderr)
+	}
 	fs := newFlags("show", "MODEL [--format text|dot|svg|json|go] [--out FILE] [--json]",
 		"Prints the model a saved file holds: the plain tree with thresholds in the raw\n"+
-			"feature units, and the training facts.", stderr)
+			"feature units, and the training facts. For a multimodal model: its architecture, parameter\n"+
+			"counts and training facts.", stderr)
 	format := fs.String("format", "text", "text (indented rules), dot (Graphviz), svg, json, go (generated source), or params (the raw parameters as JSON)")
 	out := fs.String("out", "", "write the rendering to this file instead of standard output")
 	asJSON := jsonFlag(fs)
