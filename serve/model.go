@@ -11,6 +11,7 @@ import (
 	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/multimodal"
 )
 
 // ModelInfo describes a served model (GET /v1/models).
@@ -70,6 +71,9 @@ func load(name, path string, cfg Config) (*loaded, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
+	}
+	if multimodal.IsTrainedFile(path) {
+		return nil, fmt.Errorf("serve: %s is a multimodal model file; gdt serve serves tabular models only (use gdt predict for multimodal models)", path)
 	}
 	t, err := model.Load(path)
 	if err != nil {
