@@ -82,8 +82,19 @@ var (
 	obsHigh     = []float32{1.5, 1.5, 5, 5, math.Pi, 5, 1, 1}
 )
 
+// Scaling is the fixed observation scaling of the thesis's LunarLander
+// setup (spec §1.5): x/1.5, y/1.5, vx/5, vy/5, angle/3.14, angular
+// velocity/5, (leg − 1)/0.5 for both legs (so contact 1 → 0 and no contact
+// 0 → −2). Learners apply it to every observation (env.Scaled); the
+// environment itself reports Gymnasium's raw observation.
+var Scaling = env.Scaling{
+	Sub: []float32{0, 0, 0, 0, 0, 0, 1, 1},
+	Div: []float32{1.5, 1.5, 5, 5, 3.14, 5, 0.5, 0.5},
+}
+
 func init() {
 	env.Register(ID, func() env.Env { return New() })
+	env.RegisterScaling(ID, Scaling)
 }
 
 // Lander is one LunarLander-v2 instance. The zero value is not usable; call
