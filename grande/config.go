@@ -75,6 +75,11 @@ type Config struct {
 	// to continue training elsewhere; by default only what prediction
 	// needs is saved (see Model).
 	SaveDense bool
+	// Precise computes the gradients of the split-index logits in float64
+	// (tree.Config.Fast off), as GradTree does. By default they are
+	// computed in float32 on vectors (tree.Config.Fast), several times
+	// faster and equal up to float32 rounding of intermediate sums.
+	Precise bool `json:",omitempty"`
 }
 
 // Defaults returns c with every zero field set to the published default for

@@ -29,6 +29,18 @@
 // SWA wrapper of the reference is not reproduced because it never took
 // effect.
 //
+// # Speed
+//
+// A training step runs the kernel's fast float32 node path
+// (tree.Config.Fast; Config.Precise switches to the float64 path of
+// GradTree) and fuses the Adam update of the index logits and thresholds
+// into the backward pass: every tree's node rows are updated (and their
+// columns selected anew) by the worker that has just computed their
+// gradients, while they are in the caches, and the dense gradients of
+// those two tensors are never stored. The update is bit for bit Keras
+// Adam as optim.Adam.Step applies it (TestFusedStepSameAsPlain); leaf
+// values and weights follow in EndStep.
+//
 // # Data subsets (spec §2.9)
 //
 // With DataSubsetFraction f < 1 (or Bootstrap) every tree e trains on a

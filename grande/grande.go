@@ -95,7 +95,7 @@ func (m *Model) kernelConfig(subsets [][]int) (tree.Config, error) {
 		return tree.Config{}, err
 	}
 	return tree.Config{Trees: m.Config.Trees, Depth: m.Config.Depth, Features: m.Features, Outputs: m.Outputs,
-		Subsets: subsets, Split: split, Weights: mode, Workers: m.Config.Workers}, nil
+		Subsets: subsets, Split: split, Weights: mode, Workers: m.Config.Workers, Fast: !m.Config.Precise}, nil
 }
 
 // Fit trains the ensemble on train, early-stopping on valid (required:
@@ -250,6 +250,28 @@ type run struct {
 	vy   []float64
 	vout []float32
 	step uint64
+
+	// fused: the optimiser updates the index logits and thresholds of a
+	// tree inside Backward, right after their gradients (nodeStep);
+	// prepared: the kernel's selection matches the parameters
+	fused    bool
+	prepared bool
+}
+
+// nodeStep is the Adam update of node rows fused into the kernel's
+// backward pass (tree.NodeUpdater).
+type nodeStep struct {
+	z, t optim.Ranged
+	ne   int
+}
+
+// UpdateNodes updates the index logits and thresholds of node rows
+// [lo, hi) from their gradients. (Updating only the threshold columns that
+// ever had a gradient is exact too, but no faster: the scattered entries
+// touch about as many cache lines as the rows.)
+func (u *nodeStep) UpdateNodes(lo, hi int, gz, gt []float32, _ []int32) {
+	u.z.UpdateFrom(lo*u.ne, hi*u.ne, gz)
+	u.t.UpdateFrom(lo*u.ne, hi*u.ne, gt)
 }
 
 func (m *Model) newRun(c Config, seed uint64, lc loss.Config, bs, ne int, x *data.Matrix, y []float64, vx *data.Matrix, vy []float64) (*run, error) {
@@ -301,6 +323,16 @@ func (m *Model) newRun(c Config, seed uint64, lc loss.Config, bs, ne int, x *dat
 		return nil, fmt.Errorf("grande: %w", err)
 	}
 	r.opt.SetWorkers(c.Workers)
+	zr, err := r.opt.Ranged(p.IndexLogits)
+	if err != nil {
+		return nil, fmt.Errorf("grande: %w", err)
+	}
+	tr, err := r.opt.Ranged(p.Thresholds)
+	if err != nil {
+		return nil, fmt.Errorf("grande: %w", err)
+	}
+	r.ws.SetNodeUpdater(&nodeStep{z: zr, t: tr, ne: k.SubsetSize()})
+	r.fused = true
 	C := k.Outputs()
 	r.xb = make([]float32, bs*x.Cols)
 	r.yb = make([]float64, bs)
@@ -341,7 +373,10 @@ func (r *run) Step(batch []int) (float64, error) {
 		}
 	}
 	r.step++
-	r.k.Prepare()
+	if !r.prepared || !r.fused {
+		r.k.Prepare()
+		r.prepared = true
+	}
 	if err := r.k.Forward(r.ws, r.xb[:B*n], B, keep, r.out[:B*C]); err != nil {
 		return 0, err
 	}
@@ -349,10 +384,24 @@ func (r *run) Step(batch []int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if !r.fused {
+		r.ws.SetNodeUpdater(nil)
+		if err := r.k.Backward(r.ws, r.dout[:B*C], r.grad, nil); err != nil {
+			return 0, err
+		}
+		r.opt.Step()
+		return l, nil
+	}
+	// Adam in pieces: the node rows of every tree inside Backward (which
+	// also selects their columns anew), then the leaves and weights
+	r.opt.BeginStep()
 	if err := r.k.Backward(r.ws, r.dout[:B*C], r.grad, nil); err != nil {
+		r.prepared = false
 		return 0, err
 	}
-	r.opt.Step()
+	p := r.k.Params()
+	r.opt.EndStep(p.IndexLogits, p.Thresholds)
+	r.k.PrepareWeights()
 	return l, nil
 }
 
@@ -370,7 +419,10 @@ func (r *run) ValidLoss() (float64, error) {
 func (r *run) Snapshot() { _ = r.saved.CopyFrom(r.k.Params()) }
 
 // Restore puts the remembered parameters back.
-func (r *run) Restore() { _ = r.k.Params().CopyFrom(r.saved) }
+func (r *run) Restore() {
+	_ = r.k.Params().CopyFrom(r.saved)
+	r.prepared = false
+}
 
 // subsetRows returns Subsets as [E][n_e] ints.
 func (m *Model) subsetRows() ([][]int, error) {

@@ -194,6 +194,34 @@ func btoi(b bool) int {
 
 func TestDeterministicAcrossWorkers(t *testing.T) {
 	tr, va := synthetic(300, 7), synthetic(80, 8)
+	// many trees (units of whole trees) and few (units of depth levels
+	// once there are several workers), the fast and the precise node path
+	for _, base := range []Config{
+		{Trees: 16, Depth: 3, MaxEpochs: 3, Dropout: 0.2, DataSubsetFraction: 0.8},
+		{Trees: 16, Depth: 3, MaxEpochs: 3, Dropout: 0.2, DataSubsetFraction: 0.8, Precise: true},
+		{Trees: 3, Depth: 5, MaxEpochs: 2},
+	} {
+		fit := func(workers int) *Model {
+			c := base
+			c.Workers, c.SaveDense = workers, true
+			m := New(c)
+			if err := m.Fit(context.Background(), binaryTask, tr, va); err != nil {
+				t.Fatal(err)
+			}
+			return m
+		}
+		a := fit(1)
+		for _, o := range []*Model{fit(2), fit(3), fit(4)} {
+			equalFloats(t, "index logits", a.Dense.IndexLogits, o.Dense.IndexLogits)
+			equalFloats(t, "thresholds", a.Dense.Thresholds, o.Dense.Thresholds)
+			equalFloats(t, "leaves", a.Dense.Leaves, o.Dense.Leaves)
+			equalFloats(t, "weights", a.Dense.LeafWeights, o.Dense.LeafWeights)
+			if a.Restarts[0].BestLoss != o.Restarts[0].BestLoss {
+				t.Fatalf("validation loss %v vs %v", a.Restarts[0].BestLoss, o.Restarts[0].BestLoss)
+			}
+		}
+	}
+	tr, va = synthetic(300, 7), synthetic(80, 8)
 	fit := func(workers int) *Model {
 		c := Config{Trees: 16, Depth: 3, MaxEpochs: 3, Dropout: 0.2, DataSubsetFraction: 0.8, Workers: workers, SaveDense: true}
 		m := New(c)
@@ -202,16 +230,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 		}
 		return m
 	}
-	a, b, c := fit(1), fit(2), fit(3)
-	for _, o := range []*Model{b, c} {
-		equalFloats(t, "index logits", a.Dense.IndexLogits, o.Dense.IndexLogits)
-		equalFloats(t, "thresholds", a.Dense.Thresholds, o.Dense.Thresholds)
-		equalFloats(t, "leaves", a.Dense.Leaves, o.Dense.Leaves)
-		equalFloats(t, "weights", a.Dense.LeafWeights, o.Dense.LeafWeights)
-		if a.Restarts[0].BestLoss != o.Restarts[0].BestLoss {
-			t.Fatalf("validation loss %v vs %v", a.Restarts[0].BestLoss, o.Restarts[0].BestLoss)
-		}
-	}
+	a := fit(1)
 	// a different seed gives a different model
 	m := New(Config{Trees: 16, Depth: 3, MaxEpochs: 3, Dropout: 0.2, DataSubsetFraction: 0.8, Seed: 7, SaveDense: true})
 	if err := m.Fit(context.Background(), binaryTask, tr, va); err != nil {

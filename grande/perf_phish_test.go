@@ -18,7 +18,8 @@ import (
 // BenchmarkGRANDEPhishingLate trains GDT_PERF_EPOCHS (default 8) epochs on
 // fold 0 of PhishingWebsites and reports the time of the last half of
 // them (trained-like state); GDT_PERF_PROFILE names a CPU profile of that
-// half.
+// half, and GDT_PERF_PRECISE=1 trains with Config.Precise (the float64
+// node path, whose parameters must hash as before the fast path existed).
 func BenchmarkGRANDEPhishingLate(b *testing.B) {
 	prep := phishingFold0(b)
 	epochs := 8
@@ -27,7 +28,7 @@ func BenchmarkGRANDEPhishingLate(b *testing.B) {
 	}
 	prof := os.Getenv("GDT_PERF_PROFILE")
 	for i := 0; i < b.N; i++ {
-		m := grande.New(grande.Config{MaxEpochs: epochs, Patience: 1000})
+		m := grande.New(grande.Config{MaxEpochs: epochs, Patience: 1000, Precise: os.Getenv("GDT_PERF_PRECISE") != ""})
 		var mid time.Time
 		var last []float64
 		var prev time.Time

@@ -124,6 +124,9 @@ type slot struct {
 	hint     []uint64
 	hintStep int64
 	useHint  bool
+	// external marks, during EndStep, a tensor the caller updated with
+	// Ranged.Update.
+	external bool
 }
 
 type group struct {
@@ -149,6 +152,7 @@ type Adam struct {
 	workers int
 	coefs   []coef
 	stepFn  func(part) // stepPart, bound once (no allocation per Step)
+	endFn   func(part) // stepPart of the tensors not marked external
 }
 
 var errNoGroups = errors.New("optim: no parameter groups")
@@ -325,32 +329,9 @@ func (g *group) lr(t int64) float64 {
 
 // Step applies one Adam update to every parameter of every non-frozen group.
 func (a *Adam) Step() {
-	a.t++
-	for i, g := range a.groups {
-		a.coefs[i] = newCoef(&g.cfg, g.lr(a.t-1), a.t)
-		if g.lazy && !g.cfg.Frozen {
-			if g.gt == math.MaxInt32-1 {
-				// timestamps would overflow: bring every entry up to date
-				// and continue with the plain skip
-				g.syncLazy()
-				g.lazy = false
-				for _, s := range g.slots {
-					s.lazy = nil
-					markLive(s)
-				}
-				continue
-			}
-			g.gt++
-			for _, s := range g.slots {
-				if s.lazy != nil {
-					s.lazy.touchedAt = a.t
-				}
-			}
-		}
-	}
-	for _, s := range a.slots {
-		s.useHint = s.hint != nil && s.hintStep == a.t && s.lazy != nil
-	}
+	// (when the lazy timestamps would overflow, BeginStep brings every
+	// entry up to date and continues with the plain skip)
+	a.BeginStep()
 	a.sweep(a.stepFn)
 	for _, s := range a.slots {
 		s.hint, s.useHint = nil, false

@@ -109,6 +109,17 @@
 // reduction, the global gradient norm of ClipGradNorm, sums fixed chunks in
 // float64 and adds the chunk sums in order.
 //
+// # A step in pieces
+//
+// BeginStep, Ranged.Update/UpdateFrom and EndStep split one step so that a
+// caller can update parts of large tensors where their gradients are made
+// (GRANDE updates every tree's index logits and thresholds inside the
+// kernel's backward pass, while they are in the caches, from gradients it
+// never stores in full): BeginStep fixes the step's coefficients, any
+// number of goroutines update disjoint ranges, and EndStep updates the
+// remaining tensors. Ranges are updated densely, which gives the sweep's
+// bits (an entry without gradient and moments keeps its value).
+//
 // # Weight averaging (spec §5.2)
 //
 // The published GradTree and GRANDE code wraps Adam in

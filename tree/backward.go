@@ -42,7 +42,7 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 	ws.dOut, ws.grad, ws.dX = dOut, grad, dX
 	// with ReuseGradient, the entries the previous call wrote into this
 	// same grad are the only non-zero node entries: clear just those
-	track := ws.reuse && k.ne <= 64 && len(grad.IndexLogits) > 0
+	track := ws.reuse && k.ne <= 64 && len(grad.IndexLogits) > 0 && ws.updater == nil
 	ws.sparseClear = track && ws.written && ws.lastZ == &grad.IndexLogits[0] && ws.lastT == &grad.Thresholds[0]
 	ws.track = track
 	ws.written = false
@@ -56,6 +56,17 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 		clear(ws.zbits)
 		clear(ws.tbits)
 		ws.bitsInline = w == 1
+		ws.bitsPending = false
+	}
+
+	if ws.updater != nil {
+		// the rows the updater changes are selected anew (stamped) in
+		// phase 2
+		if k.stamp == nil {
+			k.stamp = make([]uint64, k.e*k.ni)
+		}
+		k.stampCtr++
+		ws.updStamp = k.stampCtr
 	}
 
 	// 1. per sample: tree-weight gradients γ, path-node gradients δ, dX
@@ -75,6 +86,13 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 	units := 2 * k.e
 	ws.unitsPerTree = 2
 	ws.chunk, parts = chunks(units, w, max(1, 8192/(max(B, 1)*k.d*(k.ne+2))))
+	if w > 1 && ws.chunk > 1 {
+		// sixteen parts per worker rather than four: the workers finish
+		// closer together (a unit is a tree's worth of work, more with an
+		// updater)
+		ws.chunk = max(ws.chunk/4, 8192/(max(B, 1)*k.d*(k.ne+2)), 1)
+		parts = (units + ws.chunk - 1) / ws.chunk
+	}
 	if k.e < 4*w && w > 1 {
 		ws.unitsPerTree = k.d + 1
 		ws.chunk, parts = 1, k.e*ws.unitsPerTree
@@ -83,25 +101,11 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 	execute(&ws.j, parts, w)
 
 	if track {
-		if !ws.bitsInline {
-			// the written entries that are not ±0
-			ne := k.ne
-			for row, m := range ws.zmask {
-				var nz uint64
-				for ; m != 0; m &= m - 1 {
-					if c := bits.TrailingZeros64(m); grad.IndexLogits[row*ne+c] != 0 {
-						nz |= 1 << uint(c)
-					}
-				}
-				if nz != 0 {
-					setRowBits(ws.zbits, row, ne, nz)
-				}
-				if c := int(ws.tcol[row]); c >= 0 && grad.Thresholds[row*ne+c] != 0 {
-					setRowBits(ws.tbits, row, ne, 1<<uint(c))
-				}
-			}
-		}
+		// without bitsInline, GradientSupport derives the bitsets from
+		// zmask and tcol when it is asked
+		ws.bitsPending = !ws.bitsInline
 		ws.written, ws.lastZ, ws.lastT = true, &grad.IndexLogits[0], &grad.Thresholds[0]
+		ws.lastGrad = grad
 	}
 	ws.dOut, ws.grad, ws.dX = nil, nil, nil
 	return nil
@@ -406,14 +410,30 @@ func (ws *Workspace) back2Part(p, w int) {
 	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, k.e*upt)
 	for u := lo; u < hi; u++ {
 		e, r := u/upt, u%upt
+		jlo, jhi := 0, k.d
 		switch {
 		case r == upt-1:
 			ws.accumulateLeaves(e, s)
+			continue
 		case upt == 2:
 			ws.accumulateNodes(e, 0, k.d, s)
 		default:
-			j := k.d - 1 - r
-			ws.accumulateNodes(e, j, j+1, s)
+			jlo = k.d - 1 - r
+			jhi = jlo + 1
+			ws.accumulateNodes(e, jlo, jhi, s)
+		}
+		if ws.updater != nil {
+			// the unit's rows are final: their update, then their
+			// selection anew, while they are in the caches
+			first := e*k.ni + (1 << jlo) - 1
+			last := e*k.ni + (1 << jhi) - 1
+			ws.updater.UpdateNodes(first, last, s.gz, s.gt, k.sel[first:last])
+			ne := k.ne
+			selectRows(k.params.IndexLogits[first*ne:last*ne], k.params.Thresholds[first*ne:last*ne], ne,
+				k.feat[e*ne:(e+1)*ne], k.sel[first:last], k.selFeat[first:last], k.selThr[first:last])
+			for row := first; row < last; row++ {
+				k.stamp[row] = ws.updStamp
+			}
 		}
 	}
 }
@@ -430,7 +450,17 @@ func (ws *Workspace) accumulateNodes(e, jlo, jhi int, s *scratch) {
 	// rows (of [E][I]) of the nodes at depths jlo…jhi−1
 	first := e*k.ni + (1 << jlo) - 1
 	last := e*k.ni + (1 << jhi) - 1
-	if ws.sparseClear {
+	s.gz, s.gt, s.gbase = gZ, gT, 0
+	switch {
+	case ws.updater != nil:
+		// the unit's gradients go to the worker's own buffers, which the
+		// updater receives (grad's node tensors stay untouched)
+		s.ugz = growFloat32(s.ugz, (last-first)*ne)
+		s.ugt = growFloat32(s.ugt, (last-first)*ne)
+		clear(s.ugz)
+		clear(s.ugt)
+		s.gz, s.gt, s.gbase = s.ugz, s.ugt, first
+	case ws.sparseClear:
 		// only the entries the previous call wrote can be non-zero
 		full := ^uint64(0) >> uint(64-ne) // every column (ne ≤ 64 here)
 		for row := first; row < last; row++ {
@@ -445,7 +475,7 @@ func (ws *Workspace) accumulateNodes(e, jlo, jhi int, s *scratch) {
 				gT[row*ne+int(c)] = 0
 			}
 		}
-	} else {
+	default:
 		clear(gZ[first*ne : last*ne])
 		clear(gT[first*ne : last*ne])
 	}
@@ -456,6 +486,12 @@ func (ws *Workspace) accumulateNodes(e, jlo, jhi int, s *scratch) {
 		}
 	}
 	if B == 0 {
+		return
+	}
+	if k.cfg.Fast {
+		for j := jlo; j < jhi; j++ {
+			ws.accumulateLevelFast(e, j, s)
+		}
 		return
 	}
 	s.supp = growInt32(s.supp, ne)
@@ -641,7 +677,7 @@ func (ws *Workspace) accumulateNode(row, j int, samples []int32, delta []float64
 			}
 		}
 	}
-	ws.grad.Thresholds[row*ne+int(k.sel[row])] = float32(D)
+	s.gt[(row-s.gbase)*ne+int(k.sel[row])] = float32(D)
 	if ws.track {
 		ws.tcol[row] = k.sel[row]
 		var m uint64
@@ -668,7 +704,7 @@ func (ws *Workspace) accumulateNode(row, j int, samples []int32, delta []float64
 		sg += v * X[q]
 	}
 	mean := sg / ss
-	dz := ws.grad.IndexLogits[row*ne : (row+1)*ne]
+	dz := s.gz[(row-s.gbase)*ne : (row-s.gbase+1)*ne]
 	var nz uint64 // the columns with a non-zero gradient
 	for q, c := range supp {
 		v := float32(sval[q] * (X[q] - mean))

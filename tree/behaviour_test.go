@@ -461,19 +461,26 @@ func TestNoAllocations(t *testing.T) {
 	for _, c := range []struct {
 		gradCase
 		workers int
+		fast    bool // Config.Fast, with a NodeUpdater
 	}{
-		{gradCase{trees: 8, depth: 5, features: 10, subset: 6, outputs: 2, batch: 64, split: Softsign, mode: LeafWeights, logitScale: 0.1}, 2},
-		{gradCase{trees: 1, depth: 10, features: 14, outputs: 1, batch: 128, split: Sigmoid, logitScale: 3}, 1},
-		{gradCase{trees: 1, depth: 10, features: 14, outputs: 1, batch: 128, split: Sigmoid, logitScale: 3}, 2},
+		{gradCase{trees: 8, depth: 5, features: 10, subset: 6, outputs: 2, batch: 64, split: Softsign, mode: LeafWeights, logitScale: 0.1}, 2, false},
+		{gradCase{trees: 1, depth: 10, features: 14, outputs: 1, batch: 128, split: Sigmoid, logitScale: 3}, 1, false},
+		{gradCase{trees: 1, depth: 10, features: 14, outputs: 1, batch: 128, split: Sigmoid, logitScale: 3}, 2, false},
+		{gradCase{trees: 8, depth: 5, features: 10, subset: 6, outputs: 2, batch: 64, split: Softsign, mode: LeafWeights, logitScale: 0.1}, 2, true},
+		{gradCase{trees: 3, depth: 4, features: 150, subset: 70, outputs: 1, batch: 40, split: Softsign, mode: LeafWeights, logitScale: 1}, 2, true},
 	} {
 		r := rand.New(rand.NewPCG(1, 2))
 		k := randomKernel(t, c.gradCase, r)
 		_ = k.SetWorkers(c.workers)
+		k.cfg.Fast = c.fast
 		x := randomSlice(r, c.batch*c.features)
 		dy := randomSlice(r, c.batch*c.outputs)
 		keep := make([]bool, c.batch*c.trees)
 		_ = DropoutMask(keep, 0.2, 1)
 		ws := k.NewWorkspace()
+		if c.fast {
+			ws.SetNodeUpdater(sgdNodes{k.Params(), k.SubsetSize()})
+		}
 		out := make([]float32, c.batch*c.outputs)
 		grad := k.NewParams()
 		dX := make([]float32, len(x))
@@ -592,5 +599,19 @@ func TestWorkspaceReuse(t *testing.T) {
 				t.Fatalf("empty batch: %s[%d] = %v, want 0", ts.Name, i, v)
 			}
 		}
+	}
+}
+
+// sgdNodes is a NodeUpdater taking a small gradient step on the node rows.
+type sgdNodes struct {
+	p  *Params
+	ne int
+}
+
+func (u sgdNodes) UpdateNodes(lo, hi int, gz, gt []float32, _ []int32) {
+	z, t := u.p.IndexLogits[lo*u.ne:hi*u.ne], u.p.Thresholds[lo*u.ne:hi*u.ne]
+	for i := range z {
+		z[i] -= 1e-3 * gz[i]
+		t[i] -= 1e-3 * gt[i]
 	}
 }

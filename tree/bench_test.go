@@ -384,8 +384,8 @@ func BenchmarkScaling(b *testing.B) {
 // BenchmarkGRANDEStep is a GRANDE-size step: 2048 trees of depth 6, batch
 // 64, 50 features with 30 per tree, instance-wise leaf weights, softsign;
 // at initialisation (all 30 columns in every entmax support), with
-// estimator dropout, and with trained-like logits (std 3 instead of 0.05,
-// about 3 columns per support).
+// estimator dropout, with trained-like logits (std 3 instead of 0.05,
+// about 3 columns per support), and at initialisation with Config.Fast.
 func BenchmarkGRANDEStep(b *testing.B) {
 	const B, E, n, ne = 64, 2048, 50, 30
 	r := rand.New(rand.NewPCG(3, 4))
@@ -397,9 +397,10 @@ func BenchmarkGRANDEStep(b *testing.B) {
 	keep := make([]bool, B*E)
 	_ = DropoutMask(keep, 0.25, 1)
 	for _, w := range []int{1, runtime.GOMAXPROCS(0)} {
-		for _, variant := range []string{"init", "dropout", "sparse-logits"} {
+		for _, variant := range []string{"init", "dropout", "sparse-logits", "fast"} {
 			b.Run(fmt.Sprintf("kernel/workers=%d/%s", w, variant), func(b *testing.B) {
 				cfg.Workers = w
+				cfg.Fast = variant == "fast"
 				s := newBench(b, cfg, B, InitNormal)
 				var kp []bool
 				switch variant {

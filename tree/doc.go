@@ -44,6 +44,23 @@
 // the thesis formulation (all nodes, all leaves, explicit chain rule through
 // the straight-through operators) and proves the kernel equal to it.
 //
+// With Config.Fast (GRANDE's default) the per-node part runs in float32
+// instead, sixteen columns at a time with AVX-512 where the CPU has it
+// (fastnode.go): one pass over the batch per depth level adds every
+// sample's δ·x into its node's row (in sample order), the entmax-1.5
+// threshold comes from float32 sums with a float64 closed-form solve, and
+// the VJP gathers the node's columns from that row. Every sum runs in a
+// fixed lane order and every product and sum is rounded on its own, so
+// the vector and scalar (purego, non-AVX-512) code give the same bits;
+// the index-logit gradients then match the float64 formulation to about
+// 1e−6 of a row's scale (TestFastGradientsMatchDenseReference).
+//
+// A NodeUpdater (Workspace.SetNodeUpdater) receives the gradients of a
+// tree's node rows as soon as they are final, from the worker that
+// computed them, and updates those rows (GRANDE fuses its Adam step there,
+// while the rows are in the caches); Backward then selects the rows'
+// columns anew, so the next step needs no Prepare.
+//
 // # Parameter layout
 //
 // All parameters are float32 in flat, contiguous, row-major slices (Params):

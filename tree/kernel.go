@@ -22,6 +22,7 @@ type Kernel struct {
 	split    SplitFunc
 	feat     []int32 // [E][ne] global feature of every column
 	identity bool    // feat[e][k] == k for all trees
+	iota     []int32 // 0, 1, …, n_e − 1
 	params   Params
 
 	prepared  bool
@@ -71,6 +72,10 @@ func New(cfg Config) (*Kernel, error) {
 				k.identity = false
 			}
 		}
+	}
+	k.iota = make([]int32, k.ne)
+	for c := range k.iota {
+		k.iota[c] = int32(c)
 	}
 	k.params = *k.NewParams()
 	k.sel = make([]int32, k.e*k.ni)
@@ -143,6 +148,15 @@ func (k *Kernel) Prepare() {
 	k.stampCtr++
 	k.stampBase = k.stampCtr
 	k.prepared = true
+}
+
+// PrepareWeights is Prepare after a change of the leaf values or weights
+// only: it recomputes the softmax of the tree weights (EstimatorWeights);
+// nothing else depends on them.
+func (k *Kernel) PrepareWeights() {
+	if k.mode == EstimatorWeights {
+		softmaxInto(k.estA, k.params.LeafWeights)
+	}
 }
 
 // rowStamp returns the stamp at which the logits of node row were last

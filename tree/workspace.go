@@ -3,6 +3,7 @@ package tree
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // Workspace holds the per-batch state of one Forward/Backward pair and the
@@ -47,9 +48,17 @@ type Workspace struct {
 	// worker (bitsInline), else from zmask and tcol after phase 2
 	zbits, tbits []uint64
 	bitsInline   bool
+	bitsPending  bool    // zbits, tbits still to be derived (GradientSupport)
+	lastGrad     *Params // the grad of the last Backward with tracking
 	// single[row] is the kernel's preparation stamp (rowStamp) at which
 	// node row had an entmax support of one column (0: unknown)
 	single []uint64
+
+	// updater, if set, updates node rows right after their gradients
+	// (SetNodeUpdater); updStamp is the preparation stamp of the rows it
+	// changed in the current Backward
+	updater  NodeUpdater
+	updStamp uint64
 
 	chunk        int
 	unitsPerTree int
@@ -81,6 +90,20 @@ type scratch struct {
 	accX             []float64 // [n] Σ δ·x of a node over every input feature
 	sval             []float64 // their s = sqrt(p)
 	order, count     []int32   // sortByNode: samples in node order, radix counts
+	foff             []int32   // fast path: a level's samples with a non-zero δ (row offsets in x)
+	fdl              []float32 // their δ
+	fnode            []int32   // their node's accumulator row offset in fAcc
+	fD               []float64 // per touched node: Σδ
+	ftouch           []int32   // the touched nodes of the level, in order of first sample
+	nslot            []int32   // per node of the level: its slot among the touched, or −1
+	frows            []int32   // the touched nodes' rows (of [E][I])
+	fAcc             []float32 // fast path: Σ δ·x over every input feature (or column)
+	fX               []float32 // fast path: a node's Σ δ·x in column order (scalar VJP)
+	// the node gradients of the current unit: rows gbase… of gz and gt
+	// (grad's tensors, or with a NodeUpdater the buffers ugz and ugt)
+	gz, gt   []float32
+	gbase    int
+	ugz, ugt []float32
 }
 
 // NewWorkspace returns an empty workspace for this kernel.
@@ -207,6 +230,26 @@ func (ws *Workspace) GradientSupport() (z, t []uint64) {
 	if !ws.track || !ws.written {
 		return nil, nil
 	}
+	if ws.bitsPending {
+		// the written entries that are not ±0
+		ws.bitsPending = false
+		ne := ws.k.ne
+		grad := ws.lastGrad
+		for row, m := range ws.zmask {
+			var nz uint64
+			for ; m != 0; m &= m - 1 {
+				if c := bits.TrailingZeros64(m); grad.IndexLogits[row*ne+c] != 0 {
+					nz |= 1 << uint(c)
+				}
+			}
+			if nz != 0 {
+				setRowBits(ws.zbits, row, ne, nz)
+			}
+			if c := int(ws.tcol[row]); c >= 0 && grad.Thresholds[row*ne+c] != 0 {
+				setRowBits(ws.tbits, row, ne, 1<<uint(c))
+			}
+		}
+	}
 	return ws.zbits, ws.tbits
 }
 
@@ -220,3 +263,31 @@ func setRowBits(b []uint64, row, ne int, m uint64) {
 		b[w+1] |= m >> (64 - sh)
 	}
 }
+
+// NodeUpdater receives the gradients of node rows as soon as Backward has
+// computed them and updates the rows' parameters (an optimiser step fused
+// into the backward pass, while the rows are still in the caches).
+type NodeUpdater interface {
+	// UpdateNodes receives the gradients of the index logits (gz) and
+	// thresholds (gt) of the node rows [lo, hi) of [E][I], (hi−lo)·n_e
+	// values each (row lo first); a threshold gradient is zero except in
+	// the row's selected column sel[r] (for row lo+r). It may change the
+	// rows' parameters
+	// (entries [lo·n_e, hi·n_e) of IndexLogits and Thresholds). It is
+	// called once per row and Backward, from the worker that computed the
+	// rows; calls for different rows run concurrently. The slices are
+	// the worker's and valid during the call only. Backward reads no
+	// parameter it changes.
+	UpdateNodes(lo, hi int, gz, gt []float32, sel []int32)
+}
+
+// SetNodeUpdater makes every later Backward on ws hand the gradients of
+// all node rows to u (nil switches it off); Backward then leaves the
+// IndexLogits and Thresholds of its grad untouched (ReuseGradient and
+// GradientSupport do not apply to them) and writes only the leaf and
+// weight gradients. It also selects the changed rows' columns anew, so that
+// after it the kernel is prepared for the new index logits and thresholds;
+// the caller still calls PrepareWeights (or Prepare) after changing the
+// leaf weights. While Backward runs with an updater, no other call may use
+// the kernel.
+func (ws *Workspace) SetNodeUpdater(u NodeUpdater) { ws.updater = u }
