@@ -33,6 +33,30 @@
 // GemmParallel splits C into whole micro-tiles (never into single
 // columns), so it gives the same bits as Gemm for any number of workers.
 //
+// With the AVX-512 kernel, products whose op(B) is stored by rows, whose C
+// is made of whole 8×32 tiles and whose operands fit in the L2 cache skip
+// the packing: a variant of the micro-kernel reads A and B in place
+// (kernel8x32s), with the same operations per element.
+//
+// # Helper pool
+//
+// Run and Start hand short pieces of work to a package-wide pool of
+// GOMAXPROCS − 1 helper goroutines that spin for a while after each piece
+// (a hand-off costs well under a microsecond) and then park. The submitter
+// always works on its own job too, so nothing waits for a helper that has
+// not started, and results never depend on which goroutine ran which part.
+// GemmPool splits one product over the pool by whole micro-tiles (bits as
+// Gemm's); it pays off from the 64-row products of a 256-wide layer. The
+// pool adapts to the machine: while other processes keep the cores busy
+// (read from the CPU clocks every quarter second) or helpers arrive late,
+// work runs on the submitter alone (SetAdaptive turns this off).
+//
+// # Vector helpers
+//
+// Relu, ReluGrad and SumSquares are the elementwise loops of small
+// networks, vectorised with AVX2 where available and bit-identical to
+// their scalar definitions.
+//
 // Dimension and length errors are programming errors and panic with a
 // message naming the offending argument, as slice indexing does.
 package linalg

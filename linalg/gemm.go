@@ -16,6 +16,9 @@ const (
 	mc      = 96
 	nc      = 1024
 	maxTile = 8 * 32 // largest mr·nr
+	// directMax is the largest operand (op(A) or op(B), in elements) of
+	// the unpacked path.
+	directMax = 1 << 18
 )
 
 // microKernel is a register-tiled kernel with its tile shape. fn
@@ -78,6 +81,73 @@ func GemmParallel(workers int, transA, transB bool, m, n, k int, alpha float32, 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	workers, part := split(workers, 32*32*32, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, nil)
+	if workers <= 1 {
+		gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Add(workers - 1)
+	for w := 0; w < workers-1; w++ {
+		go func() {
+			defer wg.Done()
+			part(w)
+		}()
+	}
+	part(workers - 1)
+	wg.Wait()
+}
+
+// PoolMinWork is the number of multiply-adds (m·n·k) from which GemmPool
+// splits a product.
+const PoolMinWork = 1 << 18
+
+// GemmPool is Gemm with C split into blocks of whole micro-tiles (as
+// GemmParallel) that the calling goroutine and the package's helper pool
+// (see Run) compute together; products of fewer than PoolMinWork
+// multiply-adds run on the calling goroutine. The result is bit-identical
+// to Gemm's whatever the number of helpers and however busy they are; the
+// hand-off is cheap enough for the 64-row products of small networks.
+func GemmPool(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	GemmPoolThen(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, nil)
+}
+
+// GemmPoolThen is GemmPool followed by then(r0, r1, c0, c1) for every
+// block C[r0:r1, c0:c1] it computed, called on the goroutine that computed
+// the block right after it (while the block is in its cache): a place for
+// elementwise work on the result (bias, activation) that then runs in
+// parallel too. The blocks cover C exactly once; then must only touch
+// memory of its own block. A nil then is GemmPool.
+func GemmPoolThen(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, then func(r0, r1, c0, c1 int)) {
+	check(transA, transB, m, n, k, a, lda, b, ldb, c, ldc)
+	workers := 1
+	if m*n*k >= PoolMinWork {
+		if serial() {
+			pool.alone.Add(1)
+		} else {
+			workers = Helpers() + 1
+		}
+		if workers > 1 && directOK(transB, m, n, k) && !directOff {
+			// Blocks cost no packing on the unpacked path: smaller ones
+			// let a helper that frees up late still take a share.
+			workers *= 2
+		}
+	}
+	workers, part := split(workers, PoolMinWork/4, transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, then)
+	if workers <= 1 {
+		gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		if then != nil {
+			then(0, m, 0, n)
+		}
+		return
+	}
+	Run(workers, part)
+}
+
+// split chooses how many blocks (≤ workers, each of at least minWork
+// multiply-adds) C is split into for parallel work and returns the
+// function that computes block w.
+func split(workers, minWork int, transA, transB bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, then func(r0, r1, c0, c1 int)) (int, func(w int)) {
 	// Splitting rows repacks op(B) in every goroutine, splitting columns
 	// repacks op(A): split the dimension whose other operand is smaller.
 	// Blocks are whole micro-tiles (columns: at least nr wide, so no block
@@ -92,11 +162,7 @@ func GemmParallel(workers int, transA, transB bool, m, n, k int, alpha float32, 
 	if byCols {
 		tiles = dim / unit
 	}
-	workers = min(workers, tiles, max(1, m*n*k/(32*32*32)))
-	if workers <= 1 {
-		gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
-		return
-	}
+	workers = min(workers, tiles, max(1, m*n*k/minWork))
 	part := func(w int) {
 		lo := w * tiles / workers * unit
 		hi := min(dim, (w+1)*tiles/workers*unit)
@@ -114,6 +180,9 @@ func GemmParallel(workers int, transA, transB bool, m, n, k int, alpha float32, 
 				bb = b[lo:]
 			}
 			gemm(transA, transB, m, hi-lo, k, alpha, a, lda, bb, ldb, beta, c[lo:], ldc)
+			if then != nil {
+				then(0, m, lo, hi)
+			}
 			return
 		}
 		var aa []float32
@@ -123,17 +192,11 @@ func GemmParallel(workers int, transA, transB bool, m, n, k int, alpha float32, 
 			aa = a[lo*lda:]
 		}
 		gemm(transA, transB, hi-lo, n, k, alpha, aa, lda, b, ldb, beta, c[lo*ldc:], ldc)
+		if then != nil {
+			then(lo, hi, 0, n)
+		}
 	}
-	var wg sync.WaitGroup
-	wg.Add(workers - 1)
-	for w := 0; w < workers-1; w++ {
-		go func() {
-			defer wg.Done()
-			part(w)
-		}()
-	}
-	part(workers - 1)
-	wg.Wait()
+	return workers, part
 }
 
 // check panics unless the arguments describe valid matrices.
@@ -179,6 +242,16 @@ func gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 	if k == 0 || alpha == 0 {
 		return
 	}
+	if tiled && !directOff && !(n < kernel.nr && m > n) {
+		if directOK(transB, m, n, k) {
+			direct(transA, m, n, k, alpha, a, lda, b, ldb, c, ldc, zeroC)
+			return
+		}
+		if zeroC && transB && !transA && k <= kc && directOK(false, n, m, k) {
+			directNT(m, n, k, alpha, a, lda, b, ldb, c, ldc)
+			return
+		}
+	}
 	ws := wsPool.Get().(*workspace)
 	switch {
 	case !tiled:
@@ -214,6 +287,46 @@ func scale(m, n int, beta float32, c []float32, ldc int) {
 		}
 	}
 }
+
+// directNT sets C = 0 + alpha·A·Bᵀ (one K block, k ≤ kc) by computing
+// Cᵀ = B·Aᵀ on the unpacked path: B is read in place as the A operand and
+// only A (usually the smaller operand, e.g. the m = 64 rows of a
+// minibatch) is transposed, instead of packing all of Bᵀ. Each element is
+// the same sum of the same products in the same order (a product's
+// operands commute exactly), so the bits are those of the packed path.
+func directNT(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	ws := wsPool.Get().(*workspace)
+	ws.ap = need(ws.ap, k*m)
+	ws.bp = need(ws.bp, n*m)
+	at, ct := ws.ap, ws.bp
+	transposeInto(at, m, a, lda, m, k) // at[p*m+i] = a[i*lda+p]
+	direct(false, n, m, k, alpha, b, ldb, at, m, ct, m, true)
+	transposeInto(c, ldc, ct, m, n, m) // c[i*ldc+j] = ct[j*m+i]
+	wsPool.Put(ws)
+}
+
+// transposeInto sets dst[p*ldd+r] = src[r*lds+p] for r < rows and
+// p < cols, eight rows at a time with the vector transpose.
+func transposeInto(dst []float32, ldd int, src []float32, lds, rows, cols int) {
+	r0 := 0
+	for ; r0+8 <= rows; r0 += 8 {
+		done := transpose8(cols, src[r0*lds:], lds, dst[r0:], ldd)
+		for r := r0; r < r0+8; r++ {
+			for p := done; p < cols; p++ {
+				dst[p*ldd+r] = src[r*lds+p]
+			}
+		}
+	}
+	for r := r0; r < rows; r++ {
+		for p := 0; p < cols; p++ {
+			dst[p*ldd+r] = src[r*lds+p]
+		}
+	}
+}
+
+// directOff disables the unpacked path (tests compare it with the packed
+// one).
+var directOff bool
 
 // negZero is −0, the additive identity that preserves the sign of every
 // addend (−0 + x = x for x = ±0 too).

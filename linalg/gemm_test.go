@@ -234,6 +234,11 @@ func TestGemmDeterministic(t *testing.T) {
 							t.Fatalf("%s %v ta=%v tb=%v workers=%d: C[%d] = %v, serial %v", name, s, ta, tb, w, i, got[i], want[i])
 						}
 					}
+					got := append([]float32(nil), p.c...)
+					GemmPool(ta, tb, p.m, p.n, p.k, p.alpha, p.a, p.lda, p.b, p.ldb, p.beta, got, p.ldc)
+					if i := firstDiff(got, want); i >= 0 {
+						t.Fatalf("%s %v ta=%v tb=%v pool: C[%d] = %v, serial %v", name, s, ta, tb, i, got[i], want[i])
+					}
 					// Row blocks of 1, 5 and 7 rows computed separately.
 					for _, blk := range []int{1, 5, 7} {
 						got := append([]float32(nil), p.c...)
@@ -398,5 +403,47 @@ func TestGemmSignedZero(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDirectMatchesPacked checks that the unpacked path gives the packed
+// path's bits (NN and TN products of whole tiles, one and two K blocks,
+// beta 0, 1 and ½, a signed-zero-heavy C).
+func TestDirectMatchesPacked(t *testing.T) {
+	if !directOK(false, 8, 32, 1) {
+		t.Skip("no unpacked path on this CPU")
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	// A·Bᵀ with beta = 0 and one K block takes the transposed unpacked
+	// path (directNT).
+	for _, s := range [][3]int{{64, 256, 256}, {32, 8, 1}, {64, 40, 200}, {96, 16, 7}} {
+		p := newProblem(r, false, true, s[0], s[1], s[2], 0.75, 0, 1)
+		if !directOK(false, p.n, p.m, p.k) {
+			t.Fatalf("%v: not on the transposed unpacked path", s)
+		}
+		directOff = true
+		want := p.run()
+		directOff = false
+		got := p.run()
+		if i := firstDiff(got, want); i >= 0 {
+			t.Fatalf("%v NT: C[%d] = %v unpacked, %v packed", s, i, got[i], want[i])
+		}
+	}
+	for _, s := range [][3]int{{64, 256, 256}, {8, 32, 1}, {16, 64, 300}, {256, 256, 64}, {64, 256, 4}, {24, 96, 513}} {
+		for _, ta := range []bool{false, true} {
+			for _, beta := range []float32{0, 1, 0.5} {
+				p := newProblem(r, ta, false, s[0], s[1], s[2], 0.75, beta, 1)
+				if !directOK(false, p.m, p.n, p.k) {
+					t.Fatalf("%v: not on the unpacked path", s)
+				}
+				directOff = true
+				want := p.run()
+				directOff = false
+				got := p.run()
+				if i := firstDiff(got, want); i >= 0 {
+					t.Fatalf("%v ta=%v beta=%v: C[%d] = %v unpacked, %v packed", s, ta, beta, i, got[i], want[i])
+				}
+			}
+		}
 	}
 }

@@ -121,6 +121,39 @@ func kernel6x16(kb int, a, b, c *float32, ldc int, alpha float32, overwrite bool
 func kernel8x32(kb int, a, b, c *float32, ldc int, alpha float32, overwrite bool)
 
 //go:noescape
+func kernel8x32s(kb int, a *float32, ars, aps int, b *float32, bps int, c *float32, ldc int, alpha float32, overwrite bool)
+
+// directOK reports whether the product can take the unpacked path (see
+// direct): the AVX-512 kernel in use, whole 8×32 tiles, op(B) stored by
+// rows, and operands small enough to stay in the L2 cache unpacked.
+func directOK(transB bool, m, n, k int) bool {
+	return kernel.name == "avx512" && !transB && m%8 == 0 && n%32 == 0 && m*k <= directMax && k*n <= directMax
+}
+
+// direct adds alpha·op(A)·B to C (or sets C = 0 + alpha·op(A)·B with
+// zeroC) with kernel8x32s reading A and B in place: the same operations
+// per element as the blocked path (K blocks of kc in increasing order, one
+// tile at a time), without packing. See directOK for the conditions.
+func direct(transA bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, zeroC bool) {
+	ars, aps := lda, 1
+	if transA {
+		ars, aps = 1, lda
+	}
+	_ = a[(m-1)*ars+(k-1)*aps]
+	_ = b[(k-1)*ldb+n-1]
+	_ = c[(m-1)*ldc+n-1]
+	for p0 := 0; p0 < k; p0 += kc {
+		kb := min(kc, k-p0)
+		ow := zeroC && p0 == 0
+		for j := 0; j < n; j += 32 {
+			for i := 0; i < m; i += 8 {
+				kernel8x32s(kb, &a[i*ars+p0*aps], ars, aps, &b[p0*ldb+j], ldb, &c[i*ldc+j], ldc, alpha, ow)
+			}
+		}
+	}
+}
+
+//go:noescape
 func dot1AVX2(n int, x, a *float32, lda int, out *float32)
 
 //go:noescape

@@ -30,3 +30,11 @@ func axpy(alpha float32, x, y []float32) { axpyGo(alpha, x, y) }
 // gemvT would do the leading columns of a transposed matrix–vector
 // product in registers; here it handles none.
 func gemvT(x, a []float32, lda int, acc []float32) int { return 0 }
+
+// directOK is false: the unpacked path needs the AVX-512 kernel.
+func directOK(transB bool, m, n, k int) bool { return false }
+
+// direct is never called on this architecture.
+func direct(transA bool, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, zeroC bool) {
+	panic("linalg: direct path unavailable")
+}

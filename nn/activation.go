@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/gdt-ml/gdt/linalg"
 	"github.com/gdt-ml/gdt/optim"
 )
 
@@ -41,24 +42,16 @@ func NewReLU(n int) *ReLU { return &ReLU{elementwise{n: n}} }
 // Forward computes max(0, x).
 func (a *ReLU) Forward(x []float32, B int, train bool) []float32 {
 	x, y := a.start("ReLU", x, B)
-	for i, v := range x {
-		y[i] = max(v, 0)
-	}
+	linalg.Relu(y, x)
 	return y
 }
 
 // Backward returns dy where x > 0, else 0.
 func (a *ReLU) Backward(dy []float32) []float32 {
 	dy, dx := a.back("ReLU", dy)
-	x := a.x[:len(dy)]
-	dx = dx[:len(dy)]
-	for i, v := range x {
-		// Branch-free mask: all ones iff the sign bit of v is clear and
-		// v is not +0 (NaN with a clear sign bit passes dy through).
-		b := math.Float32bits(v)
-		m := -(((b | -b) >> 31) & (^b >> 31))
-		dx[i] = math.Float32frombits(math.Float32bits(dy[i]) & m)
-	}
+	// dy where the sign bit of x is clear and x is not +0 (a NaN with a
+	// clear sign bit passes dy through).
+	linalg.ReluGrad(dx, dy, a.x)
 	return dx
 }
 

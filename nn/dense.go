@@ -17,6 +17,8 @@ type Dense struct {
 	gw, gb  []float32
 	params  []optim.Param
 	skipDX  bool
+	pool    bool
+	ovGrad  bool
 
 	x  []float32
 	bs int
@@ -69,6 +71,26 @@ func (d *Dense) Params() []optim.Param { return d.params }
 // layer whose input is data).
 func (d *Dense) SetSkipInputGrad(skip bool) { d.skipDX = skip }
 
+// SetOverwriteGrad makes Backward overwrite the parameter gradients
+// instead of adding to them, with the bits that adding to zeroed gradients
+// gives, so that a caller that zeroes the gradients before every backward
+// pass can skip that. Modules follow the add convention by default.
+func (d *Dense) SetOverwriteGrad(on bool) { d.ovGrad = on }
+
+// SetPool makes the layer's matrix products run on package linalg's
+// helper pool (linalg.GemmPool) when they are large enough; results are
+// bit-identical either way.
+func (d *Dense) SetPool(on bool) { d.pool = on }
+
+// gemm is linalg.Gemm, or linalg.GemmPool when the layer uses the pool.
+func (d *Dense) gemm(transA, transB bool, m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if d.pool {
+		linalg.GemmPool(transA, transB, m, n, k, 1, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	linalg.Gemm(transA, transB, m, n, k, 1, a, lda, b, ldb, beta, c, ldc)
+}
+
 // Forward computes x·W + b.
 func (d *Dense) Forward(x []float32, B int, train bool) []float32 {
 	checkForward("Dense", x, B, d.in)
@@ -80,21 +102,39 @@ func (d *Dense) Forward(x []float32, B int, train bool) []float32 {
 	for r := 0; r < B; r++ {
 		copy(d.y[r*d.out:(r+1)*d.out], d.b)
 	}
-	linalg.Gemm(false, false, B, d.out, d.in, 1, d.x, d.in, d.w, d.out, 1, d.y, d.out)
+	d.gemm(false, false, B, d.out, d.in, d.x, d.in, d.w, d.out, 1, d.y, d.out)
 	return d.y
 }
 
 // Backward accumulates dW += xᵀ·dy and db += Σ_rows dy, and returns
 // dx = dy·Wᵀ.
-func (d *Dense) Backward(dy []float32) []float32 {
+func (d *Dense) Backward(dy []float32) []float32 { return d.backward(dy, nil) }
+
+// backward is Backward; with r (the ReLU whose output is this layer's
+// input) it also runs r.Backward on dx, block by block as the pool
+// computes dx, and returns r's input gradient.
+func (d *Dense) backward(dy []float32, r *ReLU) []float32 {
 	B := d.bs
 	checkBackward("Dense", dy, B, d.out)
 	dy = dy[:B*d.out]
+	beta := float32(1)
+	if d.ovGrad {
+		// C = 0 + x has the bits of x added to a zeroed C (also for
+		// x = −0), and the bias sum below starts from zero either way.
+		beta = 0
+		clear(d.gb)
+	}
 	if B == 0 {
+		if d.ovGrad {
+			clear(d.gw)
+		}
 		d.dx = grow(d.dx, 0)
+		if r != nil {
+			return r.Backward(d.dx)
+		}
 		return d.dx
 	}
-	linalg.Gemm(true, false, d.in, d.out, B, 1, d.x, d.in, dy, d.out, 1, d.gw, d.out)
+	d.gemm(true, false, d.in, d.out, B, d.x, d.in, dy, d.out, beta, d.gw, d.out)
 	for r := 0; r < B; r++ {
 		vek32.Add_Inplace(d.gb, dy[r*d.out:(r+1)*d.out])
 	}
@@ -102,8 +142,42 @@ func (d *Dense) Backward(dy []float32) []float32 {
 		return nil
 	}
 	d.dx = grow(d.dx, B*d.in)
-	linalg.Gemm(false, true, B, d.in, d.out, 1, dy, d.out, d.w, d.out, 0, d.dx, d.in)
-	return d.dx
+	if r == nil {
+		d.gemm(false, true, B, d.in, d.out, dy, d.out, d.w, d.out, 0, d.dx, d.in)
+		return d.dx
+	}
+	dx, n := d.dx, d.in
+	_, rdx := r.back("ReLU", dx)
+	mask := r.x
+	linalg.GemmPoolThen(false, true, B, n, d.out, 1, dy, d.out, d.w, d.out, 0, dx, n, func(r0, r1, c0, c1 int) {
+		for i := r0; i < r1; i++ {
+			linalg.ReluGrad(rdx[i*n+c0:i*n+c1], dx[i*n+c0:i*n+c1], mask[i*n+c0:i*n+c1])
+		}
+	})
+	return rdx
+}
+
+// forwardReLU is Forward followed by r.Forward (r a ReLU on this layer's
+// output), with the bias and the ReLU applied block by block as the pool
+// computes x·W: y = (x·W) + b, the pre-activation that r keeps for its
+// backward pass, and r's output max(y, 0). Only the sign of a zero
+// pre-activation can differ from Forward's b + x·W (when b holds −0),
+// which neither the ReLU nor its gradient sees.
+func (d *Dense) forwardReLU(x []float32, B int, r *ReLU) []float32 {
+	checkForward("Dense", x, B, d.in)
+	d.x, d.bs = x[:B*d.in], B
+	d.y = grow(d.y, B*d.out)
+	y, n, bias := d.y, d.out, d.b
+	_, post := r.start("ReLU", y, B)
+	if B == 0 {
+		return post
+	}
+	linalg.GemmPoolThen(false, false, B, n, d.in, 1, d.x, d.in, d.w, n, 0, y, n, func(r0, r1, c0, c1 int) {
+		for i := r0; i < r1; i++ {
+			linalg.BiasRelu(y[i*n+c0:i*n+c1], post[i*n+c0:i*n+c1], bias[c0:c1])
+		}
+	})
+	return post
 }
 
 // transpose writes the cols×rows transpose of the rows×cols matrix src into

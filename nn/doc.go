@@ -32,7 +32,9 @@
 // derived stream per layer, so the same seed gives the same weights bit for
 // bit. Matrix products go through linalg.Gemm (single-threaded, packed
 // AVX-512/AVX2 kernels), whose every output element is computed by the same
-// sequence of operations whatever the tiling or the number of cores. Reductions over the batch (bias
+// sequence of operations whatever the tiling or the number of cores; with
+// SetPool (Dense, Sequential) large products are split by whole tiles over
+// linalg's helper pool with the same bits. Reductions over the batch (bias
 // gradients, normalisation statistics) run in a fixed order.
 //
 // # Weight layout

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/gdt-ml/gdt/linalg"
 	"github.com/gdt-ml/gdt/rng"
 )
 
@@ -294,6 +295,53 @@ func TestSkipInputGrad(t *testing.T) {
 			}
 			if dx[r*11+j] != want {
 				t.Fatalf("dx[%d][%d] = %v, want %v", r, j, dx[r*11+j], want)
+			}
+		}
+	}
+}
+
+// TestOverwriteGradAndPool checks that a network whose layers overwrite
+// their gradients, or run their products on linalg's pool, gives the bits
+// of the default (zeroed gradients, accumulation, one goroutine), for the
+// critic's shapes and for ragged ones.
+func TestOverwriteGradAndPool(t *testing.T) {
+	defer linalg.SetAdaptive(linalg.SetAdaptive(false))
+	for _, sh := range []struct{ in, B int }{{4, 64}, {27, 64}, {5, 13}, {8, 0}} {
+		run := func(overwrite, pool bool) [][]float32 {
+			m := must(NewMLP(sh.in, []int{256, 256}, 1, "relu", LeCunInit(), LeCunInit(), 7))
+			m.SetSkipInputGrad(true)
+			m.SetOverwriteGrad(overwrite)
+			m.SetPool(pool)
+			var out [][]float32
+			for step := 0; step < 3; step++ {
+				if !overwrite {
+					ZeroGrad(m)
+				} else {
+					for _, p := range m.Params() { // garbage the overwrite must replace
+						for i := range p.Grad {
+							p.Grad[i] = float32(i%5) - 2
+						}
+					}
+				}
+				x := normals(rng.New(uint32(10+step)), sh.B*sh.in)
+				y := m.Forward(x, sh.B, true)
+				out = append(out, append([]float32(nil), y...))
+				m.Backward(normals(rng.New(uint32(20+step)), sh.B))
+				for _, p := range m.Params() {
+					out = append(out, append([]float32(nil), p.Grad...))
+				}
+			}
+			return out
+		}
+		want := run(false, false)
+		for _, c := range [][2]bool{{true, false}, {false, true}, {true, true}} {
+			got := run(c[0], c[1])
+			for i := range want {
+				for j := range want[i] {
+					if math.Float32bits(got[i][j]) != math.Float32bits(want[i][j]) {
+						t.Fatalf("in %d B %d overwrite=%v pool=%v: array %d entry %d = %v, want %v", sh.in, sh.B, c[0], c[1], i, j, got[i][j], want[i][j])
+					}
+				}
 			}
 		}
 	}

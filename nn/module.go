@@ -28,9 +28,10 @@ type Module interface {
 }
 
 // grow returns buf resliced to n values, reallocating only when its capacity
-// is too small. The contents are unspecified.
+// is too small. The contents are unspecified. The result is never nil (a
+// nil gradient means "not computed" in Backward, also for empty batches).
 func grow(buf []float32, n int) []float32 {
-	if cap(buf) < n {
+	if cap(buf) < n || buf == nil {
 		return make([]float32, n)
 	}
 	return buf[:n]
@@ -101,26 +102,56 @@ func (s *Sequential) Out() int { return s.layers[len(s.layers)-1].Out() }
 // the layer index.
 func (s *Sequential) Params() []optim.Param { return s.params }
 
-// Forward runs the layers in order.
+// Forward runs the layers in order. A Dense layer on the pool followed by
+// a ReLU runs as one step (the bias and the ReLU applied to each block of
+// the product on the goroutine that computed it), with the same results.
 func (s *Sequential) Forward(x []float32, B int, train bool) []float32 {
 	checkForward("Sequential", x, B, s.In())
-	for _, l := range s.layers {
-		x = l.Forward(x, B, train)
+	for i := 0; i < len(s.layers); i++ {
+		if d, r := s.pair(i, i+1); d != nil {
+			x = d.forwardReLU(x, B, r)
+			i++
+			continue
+		}
+		x = s.layers[i].Forward(x, B, train)
 	}
 	return x
 }
 
 // Backward runs the layers' backward passes in reverse order. If a layer
 // returns nil (it was told not to compute its input gradient) the chain
-// stops there and Backward returns nil.
+// stops there and Backward returns nil. A Dense layer on the pool preceded
+// by a ReLU runs as one step, as in Forward.
 func (s *Sequential) Backward(dy []float32) []float32 {
 	for i := len(s.layers) - 1; i >= 0; i-- {
-		dy = s.layers[i].Backward(dy)
+		if d, r := s.pair(i, i-1); d != nil {
+			dy = d.backward(dy, r)
+			i--
+		} else {
+			dy = s.layers[i].Backward(dy)
+		}
 		if dy == nil {
 			return nil
 		}
 	}
 	return dy
+}
+
+// pair returns layer i as a Dense on the pool and layer j as a ReLU when
+// both are, else nils.
+func (s *Sequential) pair(i, j int) (*Dense, *ReLU) {
+	if j < 0 || j >= len(s.layers) {
+		return nil, nil
+	}
+	d, ok := s.layers[i].(*Dense)
+	if !ok || !d.pool {
+		return nil, nil
+	}
+	r, ok := s.layers[j].(*ReLU)
+	if !ok {
+		return nil, nil
+	}
+	return d, r
 }
 
 // SetSkipInputGrad forwards to the first layer if it supports skipping its
@@ -129,6 +160,40 @@ func (s *Sequential) SetSkipInputGrad(skip bool) {
 	if k, ok := s.layers[0].(InputGradSkipper); ok {
 		k.SetSkipInputGrad(skip)
 	}
+}
+
+// SetPool switches every layer that supports it (see PoolUser) to or from
+// package linalg's helper pool.
+func (s *Sequential) SetPool(on bool) {
+	for _, l := range s.layers {
+		if p, ok := l.(PoolUser); ok {
+			p.SetPool(on)
+		}
+	}
+}
+
+// SetOverwriteGrad switches every layer that supports it (see
+// GradOverwriter) to overwriting its parameter gradients in Backward.
+func (s *Sequential) SetOverwriteGrad(on bool) {
+	for _, l := range s.layers {
+		if g, ok := l.(GradOverwriter); ok {
+			g.SetOverwriteGrad(on)
+		}
+	}
+}
+
+// GradOverwriter is implemented by modules whose Backward can overwrite
+// the parameter gradients instead of adding to them (with the bits of
+// adding to zeroed gradients), e.g. Dense.
+type GradOverwriter interface {
+	SetOverwriteGrad(on bool)
+}
+
+// PoolUser is implemented by modules whose work can run on package
+// linalg's helper pool (linalg.Run, linalg.GemmPool) with bit-identical
+// results, e.g. Dense.
+type PoolUser interface {
+	SetPool(on bool)
 }
 
 // InputGradSkipper is implemented by modules that can omit dL/dx in

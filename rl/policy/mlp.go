@@ -17,6 +17,8 @@ type MLP struct {
 	actor  bool
 	logStd []float32
 	gLog   []float32
+	// overwrite: the layers overwrite their gradients (no zeroing).
+	overwrite bool
 }
 
 // NewCritic returns the value network of spec §2: in → hidden … → 1 with
@@ -29,6 +31,7 @@ func NewCritic(in int, hidden []int, seed uint64) (*MLP, error) {
 	}
 	m.SetSkipInputGrad(true)
 	c := &MLP{m: m}
+	c.overwriteGrads()
 	for _, p := range m.Params() {
 		c.ts = append(c.ts, Tensor{Name: p.Name, Group: "critic", Value: p.Value, Grad: p.Grad})
 	}
@@ -56,6 +59,7 @@ func NewMLPActor(in int, dist Dist, hidden []int, seed uint64) (*MLP, error) {
 	}
 	m.SetSkipInputGrad(true)
 	a := &MLP{m: m, dist: dist, actor: true}
+	a.overwriteGrads()
 	for _, p := range m.Params() {
 		a.ts = append(a.ts, Tensor{Name: p.Name, Group: "actor", Value: p.Value, Grad: p.Grad})
 	}
@@ -99,6 +103,7 @@ func NewMLPActorReference(in int, dist Dist, width, layers int, seed uint64) (*M
 	}
 	m.SetSkipInputGrad(true)
 	a := &MLP{m: m, dist: dist, actor: true}
+	a.overwriteGrads()
 	for _, p := range m.Params() {
 		a.ts = append(a.ts, Tensor{Name: p.Name, Group: "actor", Value: p.Value, Grad: p.Grad})
 	}
@@ -123,6 +128,11 @@ func (m *MLP) LogStdGrad() []float32 { return m.gLog }
 // Tensors lists the layers' weights and biases (and log_std).
 func (m *MLP) Tensors() []Tensor { return m.ts }
 
+// SetPool makes the network's matrix products run on package linalg's
+// helper pool when they are large enough (see nn.Sequential.SetPool);
+// results are bit-identical either way.
+func (m *MLP) SetPool(on bool) { m.m.SetPool(on) }
+
 // Changed is a no-op: the network reads its parameters directly.
 func (m *MLP) Changed() {}
 
@@ -138,13 +148,28 @@ func (m *MLP) Forward(x []float32, B int, out []float32) error {
 
 // Backward overwrites the network's gradients with those of dOut.
 func (m *MLP) Backward(dOut []float32) error {
-	for _, t := range m.ts {
-		if t.Group != GroupLogStd {
-			clear(t.Grad)
+	if !m.overwrite {
+		for _, t := range m.ts {
+			if t.Group != GroupLogStd {
+				clear(t.Grad)
+			}
 		}
 	}
 	m.m.Backward(dOut)
 	return nil
+}
+
+// overwriteGrads makes the layers overwrite their gradients in Backward
+// when every layer with parameters can (then Backward need not zero them
+// first).
+func (m *MLP) overwriteGrads() {
+	for _, l := range m.m.Layers() {
+		if _, ok := l.(nn.GradOverwriter); !ok && len(l.Params()) > 0 {
+			return
+		}
+	}
+	m.m.SetOverwriteGrad(true)
+	m.overwrite = true
 }
 
 // Predict evaluates x (reusing the Forward buffers).

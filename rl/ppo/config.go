@@ -126,6 +126,14 @@ type Config struct {
 	AccumMode string `key:"accum_mode"`
 
 	Workers int `key:"workers"` // goroutines of the tree kernel (0 = GOMAXPROCS; results do not depend on it; 1 is fastest for SYMPOL's small batches)
+
+	// Serial runs the whole update on the trainer's goroutine. By default
+	// the actor's and the critic's minibatch steps run concurrently and
+	// the critic's matrix products and optimiser step are split over
+	// package linalg's helper pool (GOMAXPROCS − 1 goroutines shared by
+	// all trainers of the process); results are bit-identical either way.
+	// Set it when several trainers already keep every core busy.
+	Serial bool `key:"serial"`
 }
 
 // envAlias maps environment IDs to the reference's config names (§8.9).
@@ -442,4 +450,5 @@ func forEachField(c *Config, f func(key string, p any)) {
 	f("mlp_reference_arch", &c.MLPReferenceArch)
 	f("accum_mode", &c.AccumMode)
 	f("workers", &c.Workers)
+	f("serial", &c.Serial)
 }

@@ -51,5 +51,12 @@
 // iteration) and otherwise continues exactly. Rollout and update buffers are
 // allocated once for the longest rollout; the rollout evaluates actor and
 // critic on all environments in one batch per step. The critic (F → 256 →
-// 256 → 1) dominates the cost.
+// 256 → 1) dominates the cost. Unless Config.Serial, each minibatch's actor
+// step runs on a helper of package linalg's pool while the critic's runs on
+// the trainer's goroutine (the networks, losses and optimisers are
+// disjoint), and the critic's large matrix products and its optimiser step
+// (split into parts over disjoint entries, see splitAdam) are shared with
+// the pool; all of this gives the bits of the serial update. The gradient
+// clipping is skipped when a cheap bound shows the norm below the threshold
+// (SYMPOL clips at 1000), where it would change nothing.
 package ppo

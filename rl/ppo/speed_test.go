@@ -2,15 +2,23 @@ package ppo
 
 import (
 	"context"
+	"encoding/binary"
+	"hash/fnv"
+	"math"
 	"os"
 	"strconv"
 	"testing"
+
+	"github.com/gdt-ml/gdt/linalg"
+	"github.com/gdt-ml/gdt/rl/policy"
 )
 
-// TestSpeedCartPole measures SYMPOL training throughput on CartPole with
-// the full preset (critic 2×256), evaluation excluded. It runs only when
-// GDT_RL_SPEED_STEPS is set (e.g. 1000000 for the issue's speed target);
-// GDT_RL_SPEED_WORKERS sets the tree kernel's workers (default 0 = GOMAXPROCS).
+// TestSpeedCartPole measures SYMPOL training throughput on CartPole (or
+// the environment GDT_RL_SPEED_ENV) with the full preset (critic 2×256),
+// evaluation excluded. It runs only when GDT_RL_SPEED_STEPS is set (e.g.
+// 1000000 for the issue's speed target); GDT_RL_SPEED_WORKERS sets the tree
+// kernel's workers (default 0 = GOMAXPROCS) and GDT_RL_SPEED_SERIAL=1 runs
+// the update on one goroutine (Config.Serial).
 //
 //	GDT_RL_SPEED_STEPS=1000000 go test -run Speed -v ./rl/ppo
 func TestSpeedCartPole(t *testing.T) {
@@ -18,13 +26,18 @@ func TestSpeedCartPole(t *testing.T) {
 	if n <= 0 {
 		t.Skip("set GDT_RL_SPEED_STEPS to measure training speed")
 	}
-	cfg, err := Preset("CartPole-v1", MethodSYMPOL)
+	id := os.Getenv("GDT_RL_SPEED_ENV")
+	if id == "" {
+		id = "CartPole-v1"
+	}
+	cfg, err := Preset(id, MethodSYMPOL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.TotalSteps = n
 	cfg.EvalEpisodes = 0
 	cfg.Workers, _ = strconv.Atoi(os.Getenv("GDT_RL_SPEED_WORKERS"))
+	cfg.Serial = os.Getenv("GDT_RL_SPEED_SERIAL") == "1"
 	tr, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -32,6 +45,64 @@ func TestSpeedCartPole(t *testing.T) {
 	if err := tr.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d steps in %.2f s of training (rollouts %.2f s, updates %.2f s): %.0f steps/s", tr.Step(), tr.TrainSeconds(),
-		tr.RolloutSeconds(), tr.TrainSeconds()-tr.RolloutSeconds(), float64(tr.Step())/tr.TrainSeconds())
+	shared, alone := linalg.PoolStats()
+	t.Logf("%d steps in %.2f s of training (rollouts %.2f s, updates %.2f s): %.0f steps/s; pool jobs: %d shared with helpers, %d alone",
+		tr.Step(), tr.TrainSeconds(), tr.RolloutSeconds(), tr.TrainSeconds()-tr.RolloutSeconds(), float64(tr.Step())/tr.TrainSeconds(), shared, alone)
+}
+
+// TestParamHash prints a hash of the trained actor's and critic's
+// parameters after GDT_RL_HASH_STEPS CartPole steps with the full preset
+// (evaluation off), to compare two builds bit for bit:
+//
+//	GDT_RL_HASH_STEPS=100000 go test -run ParamHash -v ./rl/ppo
+func TestParamHash(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("GDT_RL_HASH_STEPS"))
+	if n <= 0 {
+		t.Skip("set GDT_RL_HASH_STEPS to print the parameter hash")
+	}
+	cfg, err := Preset("CartPole-v1", MethodSYMPOL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TotalSteps = n
+	cfg.EvalEpisodes = 0
+	tr, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	for _, ts := range [][]policy.Tensor{tr.actor.Tensors(), tr.critic.Tensors()} {
+		for _, x := range ts {
+			for _, v := range x.Value {
+				binary.Write(h, binary.LittleEndian, math.Float32bits(v))
+			}
+		}
+	}
+	t.Logf("%d steps: parameter hash %016x (%.2f s of training)", tr.Step(), h.Sum64(), tr.TrainSeconds())
+}
+
+// TestCheckpointHash prints the hash of the actor's and critic's
+// parameters in the checkpoint GDT_RL_CHECKPOINT (e.g. the checkpoint.gob
+// of `gdt rl train --out DIR`), to compare two runs bit for bit.
+func TestCheckpointHash(t *testing.T) {
+	path := os.Getenv("GDT_RL_CHECKPOINT")
+	if path == "" {
+		t.Skip("set GDT_RL_CHECKPOINT to print a checkpoint's parameter hash")
+	}
+	tr, err := Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	for _, ts := range [][]policy.Tensor{tr.actor.Tensors(), tr.critic.Tensors()} {
+		for _, x := range ts {
+			for _, v := range x.Value {
+				binary.Write(h, binary.LittleEndian, math.Float32bits(v))
+			}
+		}
+	}
+	t.Logf("%s: step %d, parameter hash %016x", path, tr.Step(), h.Sum64())
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdt-ml/gdt/linalg"
 	_ "github.com/gdt-ml/gdt/rl/env/classic"
 	"github.com/gdt-ml/gdt/rl/policy"
 )
@@ -120,12 +121,17 @@ func TestResume(t *testing.T) {
 }
 
 // TestDeterministic checks that the same seed gives the same parameters,
-// whatever the number of cores and kernel workers.
+// whatever the number of cores and kernel workers, and whether the update
+// runs on one goroutine (Serial) or on linalg's helper pool with the actor
+// and the critic stepping concurrently (the pool's load adaptation is off,
+// so the parallel paths run even on a busy machine). The 256-wide critic
+// takes the split (pool) paths of the matrix products and of its optimiser.
 func TestDeterministic(t *testing.T) {
-	run := func(workers int) []float32 {
+	defer linalg.SetAdaptive(linalg.SetAdaptive(false))
+	run := func(workers int, serial bool) []float32 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
 		cfg, _ := Preset("CartPole-v1", MethodSYMPOL)
-		cfg.TotalSteps, cfg.CriticWidth, cfg.NSteps, cfg.Workers = 3000, 64, 128, workers
+		cfg.TotalSteps, cfg.NSteps, cfg.Workers, cfg.Serial = 3000, 128, workers, serial
 		tr, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -140,12 +146,28 @@ func TestDeterministic(t *testing.T) {
 		for _, x := range tr.critic.Tensors() {
 			v = append(v, x.Value...)
 		}
+		st := tr.cOpt.State()
+		for _, g := range st.Groups {
+			for _, p := range g.Params {
+				v = append(v, p.M...)
+				v = append(v, p.V...)
+			}
+		}
 		return v
 	}
-	a, b := run(1), run(2)
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatalf("parameter %d differs between runs: %v vs %v", i, a[i], b[i])
+	a := run(1, true)
+	for _, c := range []struct {
+		workers int
+		serial  bool
+	}{{2, false}, {3, false}} {
+		b := run(c.workers, c.serial)
+		if len(a) != len(b) {
+			t.Fatalf("%+v: %d values, want %d", c, len(b), len(a))
+		}
+		for i := range a {
+			if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+				t.Fatalf("%+v: value %d differs from the serial one-core run: %v vs %v", c, i, b[i], a[i])
+			}
 		}
 	}
 }
