@@ -30,6 +30,13 @@
 // atomically (under the file lock, or the study row's lock in PostgreSQL),
 // so concurrent workers never overshoot it.
 //
-// The command line face is `gdt tune`; `gdt bench --tuned` reuses the best
-// configurations it writes.
+// Policies are tuned the same way (RLObjective, protocol RLProtocol): a
+// trial trains a SYMPOL policy per environment seed with the sampled
+// hyperparameters (ppo's --set keys) on top of the environment's preset,
+// reports the mean validation return after every evaluation to the
+// pruner, and scores the mean final validation return (sympol-rl spec
+// §7.2).
+//
+// The command line face is `gdt tune`; `gdt bench --tuned` and
+// `gdt rl train --tuned` reuse the best configurations it writes.
 package hpo

@@ -47,3 +47,35 @@ func Example() {
 	// complete trials: 20
 	// best trial 1: depth 4, x 0.99
 }
+
+// ExampleRLObjective tunes SYMPOL on CartPole: each trial trains one
+// policy (seed 142) for 3000 steps and scores its final validation return.
+func ExampleRLObjective() {
+	dir, _ := os.MkdirTemp("", "hpo-rl-example")
+	defer os.RemoveAll(dir)
+	store, err := hpo.OpenStore(filepath.Join(dir, "studies.jsonl"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer store.Close()
+	setup := hpo.RLSetup{Env: "CartPole-v1", Method: "sympol", Seeds: 1, Steps: 3000}
+	space, _ := hpo.LookupSpace("sympol")
+	space = space.Without(map[string]string{"eval_freq": "1000"})
+	study, err := hpo.NewStudy(store, "sympol:CartPole-v1", space, hpo.RLAttrs(setup, 2), hpo.Config{Sampler: "random", Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	obj, err := hpo.RLObjective(setup)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := study.Work(context.Background(), study.Budget(), obj); err != nil {
+		fmt.Println(err)
+		return
+	}
+	best, _ := study.Best()
+	fmt.Println("best n_envs, gamma:", best.Options["n_envs"], best.Options["gamma"])
+}

@@ -295,12 +295,16 @@ var spaces = map[string]*Space{
 		Fixed: map[string]string{},
 	},
 	// SYMPOL (sympol-rl spec §7.2, thesis grid; n_update_epochs as the
-	// code draws it, [1, 10]; SWA, AdamW, depth 7, minibatch 64 fixed).
+	// code draws it, [1, 10]). Option names are ppo's --set keys. The
+	// grid's learning_rate_actor_weights is left out: it tunes the
+	// estimator weights of a one-tree ensemble, which have no effect
+	// (spec §1.1), and gdt's trainer has no such parameter. Fixed as in
+	// the thesis: max_grad_norm None (= 1000), AdamW, depth 7, minibatch
+	// 64; SWA is a no-op in the reference (spec §1.6) and not modelled.
 	"sympol": {
 		Name: "sympol", Kind: "sympol",
-		Source: "sympol-rl spec §7.2 (optuna TPE, 60 trials; n_update_epochs [1, 10] as the code)",
+		Source: "sympol-rl spec §7.2 (optuna TPE, 60 trials; n_update_epochs [1, 10] as the code; learning_rate_actor_weights omitted: no effect, §1.1)",
 		Params: []Param{
-			{Name: "learning_rate_actor_weights", Type: LogFloat, Low: 1e-4, High: 0.1},
 			{Name: "learning_rate_actor_split_values", Type: LogFloat, Low: 1e-4, High: 0.05},
 			{Name: "learning_rate_actor_split_idx_array", Type: LogFloat, Low: 1e-4, High: 0.1},
 			{Name: "learning_rate_actor_leaf_array", Type: LogFloat, Low: 1e-4, High: 0.05},
@@ -316,7 +320,7 @@ var spaces = map[string]*Space{
 			cat("gamma", "0.9", "0.95", "0.99", "0.999"),
 			cat("vf_coef", "0.25", "0.5", "0.75"),
 		},
-		Fixed: map[string]string{"max_grad_norm": "1000", "swa": "true", "adamw": "true", "depth": "7", "minibatch_size": "64"},
+		Fixed: map[string]string{"max_grad_norm": "1000", "adamW": "true", "depth": "7", "minibatch_size": "64"},
 	},
 }
 

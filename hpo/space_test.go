@@ -47,7 +47,6 @@ func TestSpacesMatchSpec(t *testing.T) {
 			"learning_rate log-U[0.005, 0.2]", "focal_factor {0, 3}", "cosine_decay_steps {0, 0.1, 100, 1000}", "dropout {0, 0.25, 0.5}",
 		},
 		"sympol": {
-			"learning_rate_actor_weights log-U[0.0001, 0.1]",
 			"learning_rate_actor_split_values log-U[0.0001, 0.05]",
 			"learning_rate_actor_split_idx_array log-U[0.0001, 0.1]",
 			"learning_rate_actor_leaf_array log-U[0.0001, 0.05]",

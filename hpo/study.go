@@ -59,6 +59,7 @@ const (
 	AttrSampler  = "gdt:sampler"
 	AttrPruner   = "gdt:pruner"
 	AttrSeed     = "gdt:model_seed"
+	AttrWarmUp   = "gdt:pruner_warmup"
 )
 
 // Config configures a study handle in one worker.
@@ -70,6 +71,14 @@ type Config struct {
 	// is below the median of complete trials at the same step, after 5
 	// complete trials), "sha" (asynchronous successive halving) or "none".
 	Pruner string
+	// WarmUp is the number of first reported steps (0, 1, …, WarmUp) at
+	// which the pruner never stops a trial: the median rule starts after
+	// it, successive halving puts its first rung at step WarmUp + 1. It is
+	// stored when a study is created (negative: 0); a worker loading a
+	// study with WarmUp ≤ 0 uses the study's.
+	// Policy studies set it so that no trial is judged on its first,
+	// nearly untrained evaluations.
+	WarmUp int
 	// Seed seeds the sampler; 0 draws one per process (workers must not
 	// share a seed, or they propose the same configurations). With one
 	// worker, "random" and "cmaes" repeat a search exactly; goptuna's TPE
@@ -107,6 +116,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Poll <= 0 {
 		c.Poll = time.Second
+	}
+	if c.WarmUp < 0 {
+		c.WarmUp = 0
 	}
 	if c.MaxFailures <= 0 {
 		c.MaxFailures = 5
@@ -161,7 +173,7 @@ func NewStudy(store Store, name string, space *Space, attrs map[string]string, c
 	if err != nil {
 		return nil, err
 	}
-	all := map[string]string{AttrSpace: string(sb), AttrSampler: cfg.Sampler, AttrPruner: cfg.Pruner}
+	all := map[string]string{AttrSpace: string(sb), AttrSampler: cfg.Sampler, AttrPruner: cfg.Pruner, AttrWarmUp: strconv.Itoa(cfg.WarmUp)}
 	for k, v := range attrs {
 		all[k] = v
 	}
@@ -200,6 +212,9 @@ func LoadStudy(store Store, name string, cfg Config) (*Study, error) {
 	}
 	if cfg.Pruner == "" {
 		cfg.Pruner = attrs[AttrPruner]
+	}
+	if cfg.WarmUp <= 0 {
+		cfg.WarmUp, _ = strconv.Atoi(attrs[AttrWarmUp])
 	}
 	cfg = cfg.withDefaults()
 	opts, err := studyOptions(store, &space, cfg)
@@ -247,9 +262,10 @@ func studyOptions(store Store, space *Space, cfg Config) ([]goptuna.StudyOption,
 	case "median":
 		p := medianstopping.NewMedianPruner()
 		p.NStartUpTrials = 5
+		p.NWarmUpSteps = cfg.WarmUp
 		opts = append(opts, goptuna.StudyOptionPruner(p))
 	case "sha":
-		p, err := successivehalving.NewPruner(successivehalving.OptionSetReductionFactor(3))
+		p, err := successivehalving.NewPruner(successivehalving.OptionSetReductionFactor(3), successivehalving.OptionMinResource(cfg.WarmUp+1))
 		if err != nil {
 			return nil, err
 		}

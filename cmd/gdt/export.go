@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/export/onnx"
 	"github.com/gdt-ml/gdt/safefile"
 )
@@ -15,16 +16,23 @@ func init() {
 }
 
 func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("export", "MODEL --format onnx --out FILE",
+	fs := newFlags("export", "(MODEL | POLICY) --format onnx --out FILE",
 		"Writes the model as an ONNX graph (ai.onnx 13, ai.onnx.ml 3): GradTree and CART as one\n"+
 			"TreeEnsembleRegressor/Classifier, GRANDE as a tree ensemble plus the operators of its\n"+
 			"instance-wise softmax weighting. Inputs are the raw columns, one [N, 1] tensor each:\n"+
 			"double for numeric columns (NaN = missing), string for categorical ones (\"\" = missing).\n"+
 			"Numeric splits are written in raw units, categorical columns are encoded with the\n"+
-			"model's fitted pipeline, so predictions equal gdt's.", stderr)
+			"model's fitted pipeline, so predictions equal gdt's.\n"+
+			"\n"+
+			"POLICY is a run directory (or its checkpoint.gob) of `gdt rl train --method sympol`: the\n"+
+			"tree policy, pruned as --prune says, becomes a TreeEnsembleClassifier (discrete actions:\n"+
+			"outputs action = the greedy action index, action_name, probabilities and logits) or a\n"+
+			"TreeEnsembleRegressor (continuous: action = the mean action per dimension). The input\n"+
+			"\"observation\" is the raw observation [N, F] float as the environment returns it.", stderr)
 	format := fs.String("format", "onnx", "export format: onnx")
 	out := fs.String("out", "", "file to write (atomically)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
+	prune := fs.String("prune", export.PruneFull, "policies: full (spec §1.7, as gdt rl show: exact greedy action within the observation bounds), ranges (bounds and ancestor rules only: exact logits within the bounds) or none (the whole tree: exact everywhere)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -38,6 +46,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *out == "" {
 		return fmt.Errorf("%w: --out is required", errUsage)
+	}
+	if isPolicyRun(pos[0]) {
+		return exportPolicy(pos[0], *out, *prune, *asJSON, stdout)
 	}
 	t, err := loadTabular(pos[0], "export")
 	if err != nil {

@@ -86,6 +86,13 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	sets := optionFlags{}
 	fs.Var(sets, "set", "override a hyperparameter, key=value (repeatable; reference names, e.g. ent_coef=0.1)")
+	fs.String("tuned", "", "train with the best configuration in `FILE`, written by gdt tune --model sympol --env ID (--set flags override single values)")
+	// --tuned FILE expands to --env ID --set key=value … in front of the
+	// other arguments (rltuned.go).
+	args, err := expandTuned(args)
+	if err != nil {
+		return err
+	}
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err

@@ -37,7 +37,7 @@ const (
 )
 
 func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("tune", "--model KIND (--dataset NAME | --data FILE) [--trials N] [flags]",
+	fs := newFlags("tune", "--model KIND (--dataset NAME | --data FILE | --env ID) [--trials N] [flags]",
 		"Searches the hyperparameters of a model kind over the thesis's space under the thesis's\n"+
 			"protocol (objective: the protocol's validation score, macro F1), until the study has\n"+
 			"--trials evaluated trials (complete or pruned, as Optuna counts them; failed trials,\n"+
@@ -46,14 +46,27 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			"postgres://user@host:port/db for workers on many machines. Start more workers on the\n"+
 			"same study with the same command plus --join (or `gdt tune --join --study NAME\n"+
 			"--storage …`); a killed worker's trial is marked failed and the search goes on.\n"+
-			"Writes the best configuration as JSON (--out), usable by `gdt bench --tuned`.", stderr)
+			"Writes the best configuration as JSON (--out), usable by `gdt bench --tuned`.\n"+
+			"\n"+
+			"--model sympol --env ID tunes SYMPOL policies (sympol-rl spec §7.2): each trial trains\n"+
+			"--seeds policies (env seeds 142, 242, …) for --steps environment steps with the sampled\n"+
+			"hyperparameters on top of the environment's preset; the objective is the mean final\n"+
+			"validation return, and the mean validation return after every evaluation (about every\n"+
+			"50 000 steps) goes to the pruner. The best configuration is usable by\n"+
+			"`gdt rl train --tuned FILE`.", stderr)
 	kind := fs.String("model", "", "model kind: "+strings.Join(kindNames(), ", "))
 	dataset := fs.String("dataset", "", `registered dataset (e.g. grande/wdbc, adult; "demo" for the built-in data)`)
+	envID := fs.String("env", "", "environment of a policy study (--model sympol), e.g. CartPole-v1")
+	rlSeeds := fs.Int("seeds", 5, "policy studies: trainings per trial (env seeds 142, 242, …)")
+	rlSteps := fs.Int("steps", 1_000_000, "policy studies: environment steps per training")
+	rlProfile := fs.String("profile", "default", "policy studies: training profile, default or reference")
+	rlParallel := fs.Int("parallel", 1, "policy studies: trainings of one trial run at once (results do not depend on it)")
 	var df dataFlags
 	df.register(fs, true)
 	trials := fs.Int("trials", 100, "evaluated (complete or pruned) trials the study should reach; on an existing study an explicit value changes its target")
 	sampler := fs.String("sampler", "", "tpe (default), random or cmaes (joining workers default to the study's)")
 	pruner := fs.String("pruner", "", "median (default), sha (successive halving) or none")
+	warmUp := fs.Int("pruner-warmup", -1, "reported steps 0…N at which no trial is pruned, set when a study is created (-1: 0 for models, a quarter of the training's evaluations for policies)")
 	storage := fs.String("storage", "gdt-hpo.jsonl", "journal file, or postgres://user@host:port/db?sslmode=disable")
 	study := fs.String("study", "", "study name (default KIND:DATASET)")
 	workers := fs.Int("workers", 1, "workers in this process")
@@ -61,7 +74,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	join := fs.Bool("join", false, "join an existing study (its model, dataset and space come from the store)")
 	protocol := fs.String("protocol", "", "search protocol: "+strings.Join(hpo.ProtocolNames(), ", ")+" (default: grande-5x2 for grande, gradtree-cv3 otherwise)")
 	spaceName := fs.String("space", "", "search space: "+strings.Join(hpo.SpaceNames(), ", ")+" (default: the model kind's)")
-	seed := fs.Int64("seed", 42, "model seed of every fit")
+	seed := fs.Int64("seed", 42, "model seed of every fit (tabular studies; policy studies initialise with seed 42 as the thesis)")
 	samplerSeed := fs.Int64("sampler-seed", 0, "sampler seed (0: a fresh one per worker)")
 	out := fs.String("out", "", "write the best configuration here (default tuned/KIND__DATASET.json)")
 	root := fs.String("data-root", "", "benchmark data folder (default: $GDT_DATA, else ../shared/data next to the repository)")
@@ -95,14 +108,36 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer store.Close()
-	cfg := hpo.Config{Sampler: *sampler, Pruner: *pruner, Seed: *samplerSeed, Heartbeat: *heartbeat, Lease: *lease}
+	cfg := hpo.Config{Sampler: *sampler, Pruner: *pruner, Seed: *samplerSeed, Heartbeat: *heartbeat, Lease: *lease, WarmUp: *warmUp}
 
+	rl := hpo.IsRLKind(*kind)
+	if rl && (*dataset != "" || df.path != "") {
+		return fmt.Errorf("%w: --model %s tunes a policy: give --env, not --dataset or --data", errUsage, *kind)
+	}
+	if !rl && *kind != "" {
+		var bad string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "env", "seeds", "steps", "profile", "parallel":
+				bad = f.Name
+			}
+		})
+		if bad != "" {
+			return fmt.Errorf("%w: --%s applies to policy studies (--model sympol), not to --model %q", errUsage, bad, *kind)
+		}
+	}
 	name := *study
 	if name == "" {
-		if *kind == "" || (*dataset == "" && df.path == "") {
-			return fmt.Errorf("%w: give --model and --dataset (or --data), or --study to join a study", errUsage)
+		switch {
+		case rl && *envID == "":
+			return fmt.Errorf("%w: --model %s needs --env (e.g. CartPole-v1), or --study to join a study", errUsage, *kind)
+		case rl:
+			name = *kind + ":" + *envID
+		case *kind == "" || (*dataset == "" && df.path == ""):
+			return fmt.Errorf("%w: give --model and --dataset (or --data), or --model sympol and --env, or --study to join a study", errUsage)
+		default:
+			name = *kind + ":" + datasetLabel(*dataset, df.path)
 		}
-		name = *kind + ":" + datasetLabel(*dataset, df.path)
 	}
 	_, lookupErr := store.GetStudyIDFromName(name)
 	exists := lookupErr == nil
@@ -123,6 +158,12 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *kind != "" && *kind != s.Attrs[hpo.AttrKind] {
 			return fmt.Errorf("study %q tunes %s, not %s", name, s.Attrs[hpo.AttrKind], *kind)
 		}
+		if *envID != "" && *envID != s.Attrs[hpo.AttrDataset] {
+			return fmt.Errorf("study %q tunes on %s, not %s", name, s.Attrs[hpo.AttrDataset], *envID)
+		}
+		if err := checkRLFlags(fs, s, name); err != nil {
+			return err
+		}
 		if !*quiet {
 			c, _ := s.Counts()
 			fmt.Fprintf(stderr, "joined study %q in %s: %s on %s, %d complete, %d running, %d pruned, %d failed\n", name, *storage,
@@ -132,6 +173,14 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if *kind == "" {
 			return fmt.Errorf("%w: --model is required to create a study", errUsage)
 		}
+		if rl {
+			if s, err = createRLStudy(store, name, *kind, *envID, *spaceName, *protocol, fixed, hpo.RLSetup{Method: *kind, Env: *envID,
+				Seeds: *rlSeeds, Steps: *rlSteps, Profile: *rlProfile}, *trials, cfg, *createOnly, *storage, *quiet, stdout, stderr); err != nil || s == nil {
+				return err
+			}
+		}
+	}
+	if s == nil { // create a study of a tabular model kind
 		k, err := model.LookupKind(*kind)
 		if err != nil {
 			return err
@@ -209,18 +258,29 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return err
 		}
 	}
-	ds, err := tuneDataset(s.Attrs, *root, &df)
-	if err != nil {
-		return err
-	}
-	proto, err := hpo.LookupProtocol(s.Attrs[hpo.AttrProtocol])
-	if err != nil {
-		return err
-	}
-	mseed, _ := strconv.ParseInt(s.Attrs[hpo.AttrSeed], 10, 64)
-	obj, err := hpo.ModelObjective(ds, s.Attrs[hpo.AttrKind], proto, mseed)
-	if err != nil {
-		return err
+	var obj hpo.Objective
+	if hpo.IsRLKind(s.Attrs[hpo.AttrKind]) {
+		setup, err := s.RLSetupOf()
+		if err != nil {
+			return err
+		}
+		setup.Parallel, setup.Serial = *rlParallel, *workers > 1
+		if obj, err = hpo.RLObjective(setup); err != nil {
+			return err
+		}
+	} else {
+		ds, err := tuneDataset(s.Attrs, *root, &df)
+		if err != nil {
+			return err
+		}
+		proto, err := hpo.LookupProtocol(s.Attrs[hpo.AttrProtocol])
+		if err != nil {
+			return err
+		}
+		mseed, _ := strconv.ParseInt(s.Attrs[hpo.AttrSeed], 10, 64)
+		if obj, err = hpo.ModelObjective(ds, s.Attrs[hpo.AttrKind], proto, mseed); err != nil {
+			return err
+		}
 	}
 	outPath := *out
 	if outPath == "" {
@@ -322,7 +382,7 @@ func (w *tuneWriter) writeBestLocked(bool) error {
 	}
 	c, _ := w.study.Counts()
 	t := bench.Tuned{Kind: w.study.Attrs[hpo.AttrKind], Dataset: w.study.Attrs[hpo.AttrDataset], Options: b.Options, Score: b.Value,
-		Protocol: w.study.Attrs[hpo.AttrProtocol], Study: w.name, Storage: redactURL(w.storage), Trial: b.Number, Complete: c.Complete,
+		Protocol: protocolLabel(w.study.Attrs), Study: w.name, Storage: redactURL(w.storage), Trial: b.Number, Complete: c.Complete,
 		Sampler: w.study.Attrs[hpo.AttrSampler], Written: time.Now().UTC().Round(time.Second)}
 	js, err := json.MarshalIndent(t, "", "  ")
 	if err != nil {
@@ -394,7 +454,7 @@ func tuneDataset(attrs map[string]string, root string, df *dataFlags) (*data.Dat
 func kindNames() []string {
 	var out []string
 	for _, n := range []string{"cart", "gradtree", "grande", "random-forest", "sympol"} {
-		if _, err := model.LookupKind(n); err == nil {
+		if _, err := model.LookupKind(n); err == nil || hpo.IsRLKind(n) {
 			out = append(out, n)
 		}
 	}
@@ -429,5 +489,6 @@ func printSpaces(w io.Writer) error {
 		p, _ := hpo.LookupProtocol(n)
 		fmt.Fprintf(w, "protocol %s — %s\n", n, p.Help)
 	}
+	fmt.Fprintf(w, "protocol %s — %s\n", hpo.RLProtocol, hpo.RLProtocolHelp)
 	return nil
 }

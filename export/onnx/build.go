@@ -57,6 +57,11 @@
 //     constant.
 //   - Regression: output "variable" ([N, 1] float), the raw output mapped
 //     to target units (y·scale + shift, or exp(y) − shift) in double.
+//   - Tree policies (SYMPOL, BuildPolicy): the input is the observation
+//     ([N, F] float, as the environment returns it); discrete actions go
+//     through a TreeEnsembleClassifier whose class weights are the leaf
+//     logits, with ArgMax giving the greedy action; continuous actions
+//     through a TreeEnsembleRegressor giving the mean action.
 //
 // The operators' definitions make this exact: evaluated as the ONNX
 // operator specifications define them (the Go evaluator in the tests sums
@@ -243,9 +248,12 @@ func (b *builder) inputs() error {
 		if p.Features < 1 {
 			return fmt.Errorf("onnx: a model without pipeline needs its number of features")
 		}
+		// The trees read doubles (their thresholds are a double tensor,
+		// and runtimes take the threshold type from the input type); the
+		// cast is exact, so "x < τ" decides as in float32.
 		b.numeric = make([]bool, p.Features)
-		b.features = ModelSpaceInput
 		b.g.Inputs = append(b.g.Inputs, ValueInfo{Name: ModelSpaceInput, ElemType: TypeFloat, Shape: []Dim{{Param: "N"}, {Value: int64(p.Features)}}})
+		b.features = b.cast(ModelSpaceInput, TypeDouble)
 		return nil
 	}
 	if len(p.Inputs) == 0 {

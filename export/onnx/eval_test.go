@@ -355,10 +355,15 @@ func treeEnsemble(op string, x *tensor, a attrs) ([]*tensor, error) {
 	prefix := "target_"
 	width := int(a.int("n_targets", 0))
 	var labels []string
+	var intLabels []int64
 	if op == "TreeEnsembleClassifier" {
 		prefix = "class_"
 		labels = a.strs("classlabels_strings")
 		width = len(labels)
+		if x, ok := a["classlabels_int64s"]; ok {
+			intLabels = x.Ints
+			width = len(intLabels)
+		}
 	}
 	tTree, tNode, tID := a[prefix+"treeids"].Ints, a[prefix+"nodeids"].Ints, a[prefix+"ids"].Ints
 	tW := a[prefix+"weights"].Floats
@@ -415,6 +420,9 @@ func treeEnsemble(op string, x *tensor, a attrs) ([]*tensor, error) {
 		return []*tensor{out}, nil
 	}
 	label := newTensor(TypeString, []int{rows})
+	if intLabels != nil {
+		label = newTensor(TypeInt64, []int{rows})
+	}
 	for r := 0; r < rows; r++ {
 		best := 0
 		for c := 1; c < width; c++ {
@@ -422,7 +430,11 @@ func treeEnsemble(op string, x *tensor, a attrs) ([]*tensor, error) {
 				best = c
 			}
 		}
-		label.s[r] = labels[best]
+		if intLabels != nil {
+			label.i[r] = intLabels[best]
+		} else {
+			label.s[r] = labels[best]
+		}
 	}
 	return []*tensor{label, out}, nil
 }

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/export/onnx"
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/rl/ppo"
 )
 
 // Exporting a saved model to ONNX.
@@ -20,6 +22,26 @@ func Example() {
 	}
 	fmt.Println(len(m.Graph.Inputs), "inputs,", len(m.Graph.Nodes), "operators")
 	if err := onnx.Write(t, "model.onnx"); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// Exporting the tree policy of a `gdt rl train` run to ONNX.
+func ExampleBuildPolicy() {
+	tr, err := ppo.Load("run/checkpoint.gob", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := export.PolicyOf(tr.Actor(), tr.Spec(), export.PruneFull)
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, err := onnx.BuildPolicy(p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Doc)
+	if err := onnx.WritePolicy(p, "policy.onnx"); err != nil {
 		log.Fatal(err)
 	}
 }

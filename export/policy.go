@@ -1,0 +1,154 @@
+package export
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gdt-ml/gdt/interpret"
+	"github.com/gdt-ml/gdt/rl/env"
+	"github.com/gdt-ml/gdt/rl/policy"
+)
+
+// How a policy tree is pruned for export (Policy.Prune).
+const (
+	// PruneFull is spec §1.7's pruning, the tree of `gdt rl show`: nodes
+	// decided by the observation bounds or by an ancestor's test are
+	// removed and, for discrete actions, sibling leaves with the same
+	// greedy action are merged (the merged node keeps the left leaf's
+	// logits). The greedy action is the policy's on every observation
+	// within the bounds; the logits, and so the probabilities, of a merged
+	// leaf are its left leaf's.
+	PruneFull = "full"
+	// PruneRanges applies only the bound and ancestor rules: on every
+	// observation within the bounds the tree reaches a leaf with the
+	// policy's own values (logits or mean action).
+	PruneRanges = "ranges"
+	// PruneNone keeps the trained tree whole (all 2^d leaves): exact on
+	// every observation, also outside the bounds.
+	PruneNone = "none"
+)
+
+// Policy is a trained tree policy (SYMPOL) in exportable form: the plain
+// tree that maps an observation to the action logits (discrete actions) or
+// the mean action (continuous), as the policy reads it.
+type Policy struct {
+	Env    string // environment ID, e.g. "CartPole-v1"
+	Method string // training method, e.g. "sympol"
+	Steps  int    // environment steps of training
+	// Discrete is true for discrete actions: leaves hold one logit per
+	// action and the greedy action is the first arg-max; otherwise leaves
+	// hold the mean action per dimension (the greedy action, unclipped:
+	// the environment clips it to its bounds).
+	Discrete bool
+	// Tree is the (pruned) plain tree: left iff x[feature] < threshold.
+	Tree *interpret.Tree
+	// Prune is how Tree was pruned (PruneFull, PruneRanges, PruneNone).
+	Prune string
+	// Low and High bound the observations on which the pruned tree acts
+	// exactly as the policy (nil for PruneNone: every observation).
+	Low, High []float32
+	// Features is the observation width.
+	Features int
+	// FeatureNames and ActionNames name the observation components and
+	// the actions (continuous: the action components).
+	FeatureNames, ActionNames []string
+	// ActionLow and ActionHigh are the continuous action bounds the
+	// environment clips to (nil for discrete actions or unbounded).
+	ActionLow, ActionHigh []float32
+	// LogStd holds the learned log standard deviations of a continuous
+	// policy (not used by the greedy policy).
+	LogStd []float32
+}
+
+// PolicyOf returns the exportable form of a trained actor on an
+// environment with spec: its plain tree pruned as prune says ("" =
+// PruneFull). Only tree actors (SYMPOL) have one.
+func PolicyOf(a policy.Actor, spec env.Spec, prune string) (*Policy, error) {
+	ta, ok := a.(*policy.TreeActor)
+	if !ok {
+		return nil, fmt.Errorf("export: a %T policy has no tree (only SYMPOL policies are trees)", a)
+	}
+	d := ta.Dist()
+	p := &Policy{Env: spec.ID, Discrete: d.Discrete, Features: spec.Observation.Dim, Prune: prune,
+		FeatureNames: append([]string(nil), spec.FeatureNames...), ActionNames: append([]string(nil), spec.ActionNames...)}
+	if p.Prune == "" {
+		p.Prune = PruneFull
+	}
+	if ta.In() != p.Features {
+		return nil, fmt.Errorf("export: the policy reads %d observation features, environment %s has %d", ta.In(), spec.ID, p.Features)
+	}
+	if p.Discrete && d.A != spec.Action.N || !p.Discrete && d.A != spec.Action.Dim {
+		return nil, fmt.Errorf("export: the policy has %d outputs for the %d actions of %s", d.A, max(spec.Action.N, spec.Action.Dim), spec.ID)
+	}
+	plain, err := ta.Plain()
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
+	}
+	low, high := spec.Observation.Low, spec.Observation.High
+	switch p.Prune {
+	case PruneFull, PruneRanges:
+		p.Tree, err = policy.PruneRanges(plain, low, high, p.Discrete && p.Prune == PruneFull)
+		if err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		if low != nil {
+			p.Low = append([]float32(nil), low...)
+		}
+		if high != nil {
+			p.High = append([]float32(nil), high...)
+		}
+	case PruneNone:
+		p.Tree = plain
+	default:
+		return nil, fmt.Errorf("export: pruning %q: expected %q, %q or %q", prune, PruneFull, PruneRanges, PruneNone)
+	}
+	if err := p.Tree.Validate(p.Features); err != nil {
+		return nil, fmt.Errorf("export: policy tree: %w", err)
+	}
+	if !p.Discrete {
+		p.LogStd = append([]float32(nil), ta.LogStd()...)
+		if spec.Action.Low != nil && spec.Action.High != nil {
+			p.ActionLow = append([]float32(nil), spec.Action.Low...)
+			p.ActionHigh = append([]float32(nil), spec.Action.High...)
+		}
+	}
+	if len(p.ActionNames) != p.Tree.Outputs {
+		p.ActionNames = make([]string, p.Tree.Outputs)
+		for i := range p.ActionNames {
+			p.ActionNames[i] = fmt.Sprintf("action %d", i)
+		}
+	}
+	if len(p.FeatureNames) != p.Features {
+		p.FeatureNames = make([]string, p.Features)
+		for i := range p.FeatureNames {
+			p.FeatureNames[i] = fmt.Sprintf("x%d", i)
+		}
+	}
+	return p, nil
+}
+
+// Inside reports whether observation x lies within the bounds on which the
+// pruned tree is exact (always true without bounds).
+func (p *Policy) Inside(x []float32) bool {
+	for j, v := range x {
+		if p.Low != nil && j < len(p.Low) && float64(v) < float64(p.Low[j]) || p.High != nil && j < len(p.High) && float64(v) > float64(p.High[j]) {
+			return false
+		}
+		if math.IsNaN(float64(v)) && (p.Low != nil || p.High != nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// Act writes the greedy action of the exported tree for observation x
+// into action (len 1 for discrete actions: the index as a float32;
+// otherwise the mean per dimension), as the policy does (policy.Dist.Greedy).
+func (p *Policy) Act(x, action []float32) {
+	v := p.Tree.Predict(x)
+	if p.Discrete {
+		action[0] = float32(policy.Argmax(v))
+		return
+	}
+	copy(action, v)
+}
