@@ -199,13 +199,12 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if len(h) > 0 && len(h[len(h)-1].Test) > 0 {
 		sum.Test = h[len(h)-1].Test
-	} else if sum.Test, err = ppo.Returns(cfg.Env, cfg.TestSeed, 5, tr.Actor(), nil); err != nil {
+	} else if sum.Test, err = ppo.Returns(tr.Maker(), cfg.TestSeed, 5, tr.Actor(), nil); err != nil {
 		return err
 	}
 	sum.TestMean = ppo.Mean(sum.Test)
 	if ta, ok := tr.Actor().(*policy.TreeActor); ok {
-		spec := tr.Spec()
-		if pr, err := ta.Pruned(spec.Observation.Low, spec.Observation.High); err == nil {
+		if pr, err := ta.Pruned(tr.PruneBounds()); err == nil {
 			sum.TreeNodes = pr.NumNodes()
 		}
 	}
@@ -255,7 +254,7 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	cfg := tr.Config()
-	rets, err := ppo.Returns(cfg.Env, *seed, *episodes, tr.Actor(), nil)
+	rets, err := ppo.Returns(tr.Maker(), *seed, *episodes, tr.Actor(), nil)
 	if err != nil {
 		return err
 	}
@@ -290,9 +289,15 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%s: method %s has no tree to show (only sympol policies are trees)", pos[0], tr.Config().Method)
 	}
 	spec := tr.Spec()
-	pr, err := ta.Pruned(spec.Observation.Low, spec.Observation.High)
+	pr, err := ta.Pruned(tr.PruneBounds())
 	if err != nil {
 		return err
+	}
+	if cfg := tr.Config(); cfg.ScaleObs {
+		// The policy tests scaled observations; show raw units.
+		if s, ok := env.ScalingOf(cfg.Env); ok {
+			pr = rawUnits(pr, s)
+		}
 	}
 	o := &interpret.Options{Task: data.Multiclass, ClassNames: spec.ActionNames, FeatureNames: spec.FeatureNames}
 	if !spec.Action.Discrete() {
@@ -329,4 +334,19 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	_, err = stdout.Write(body)
 	return err
+}
+
+// rawUnits returns a copy of t whose thresholds are in the raw
+// observation's units: the policy tests the scaled value (x − Sub)/Div ≤ τ,
+// shown as x ≤ Sub + τ·Div (the same test up to float32 rounding at the
+// threshold itself).
+func rawUnits(t *interpret.Tree, s env.Scaling) *interpret.Tree {
+	c := *t
+	c.Nodes = append([]interpret.Node(nil), t.Nodes...)
+	for i := range c.Nodes {
+		if f := c.Nodes[i].Feature; f >= 0 && f < len(s.Div) {
+			c.Nodes[i].Threshold = float32(s.Raw(f, float64(c.Nodes[i].Threshold)))
+		}
+	}
+	return &c
 }

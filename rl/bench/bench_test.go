@@ -278,7 +278,7 @@ func TestCheckpointResume(t *testing.T) {
 	if err := tr.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	want, err := distill.Episodes("CartPole-v1", distill.Seeds(cfg.TestSeed, 5), distill.Greedy(tr.Actor()), nil)
+	want, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.TestSeed, 5), distill.Greedy(tr.Actor()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -130,7 +130,11 @@ func casePolicy(ctx context.Context, id string, opt CaseStudyOptions) (CasePolic
 		if ev == DistShift1 {
 			n = 5 // a fixed layout: every episode is the same
 		}
-		rets, err := distill.Episodes(ev, distill.Seeds(123456, n), greedy, nil)
+		m, err := env.MakerOf(ev)
+		if err != nil {
+			return p, err
+		}
+		rets, err := distill.Episodes(m, distill.Seeds(123456, n), greedy, nil)
 		if err != nil {
 			return p, err
 		}

@@ -212,7 +212,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 				if err != nil {
 					return err
 				}
-				if rets, err := distill.Episodes(cfg.Env, distill.Seeds(cfg.Seed, cfg.EvalEpisodes), a.act, nil); err == nil {
+				if rets, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.Seed, cfg.EvalEpisodes), a.act, nil); err == nil {
 					q.Applied = mean(rets)
 				}
 			}
@@ -231,7 +231,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 	actor := tr.Actor()
 	greedy := distill.Greedy(actor)
 	nEp := max(cfg.EvalEpisodes, 1)
-	valEps, err := distill.Episodes(cfg.Env, distill.Seeds(cfg.Seed, nEp), greedy, nil)
+	valEps, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.Seed, nEp), greedy, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +250,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 				continue
 			}
 		} else if ta, ok := actor.(*policy.TreeActor); ok {
-			pr, err := ta.Pruned(spec.Observation.Low, spec.Observation.High)
+			pr, err := ta.Pruned(tr.PruneBounds())
 			if err != nil {
 				return nil, err
 			}
@@ -260,7 +260,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		if a.act != nil {
 			pol = a.act
 		}
-		if r.TestEpisodes, err = distill.Episodes(cfg.Env, distill.Seeds(cfg.TestSeed, nEp), pol, nil); err != nil {
+		if r.TestEpisodes, err = distill.Episodes(tr.Maker(), distill.Seeds(cfg.TestSeed, nEp), pol, nil); err != nil {
 			return nil, err
 		}
 		r.TestReturn = mean(r.TestEpisodes)
@@ -294,7 +294,8 @@ func extract(m string, tr *ppo.Trainer, cfg ppo.Config, spec env.Spec, dist poli
 			return a, err
 		}
 		a.act = func(obs, action []float32) error { d.Act(obs, action); return nil }
-		if a.nodes, err = d.Size(spec.Observation.Low, spec.Observation.High, profile == ppo.ProfileReference); err != nil {
+		low, high := tr.PruneBounds()
+		if a.nodes, err = d.Size(low, high, profile == ppo.ProfileReference); err != nil {
 			return a, err
 		}
 	case SADT5, SADT8:
@@ -318,7 +319,7 @@ func extract(m string, tr *ppo.Trainer, cfg ppo.Config, spec env.Spec, dist poli
 			}
 		} else {
 			var err error
-			if t, _, err = distill.SADT(cfg.Env, expert, dist, distill.DefaultSADT(depth)); err != nil {
+			if t, _, err = distill.SADT(tr.Maker(), expert, dist, distill.DefaultSADT(depth)); err != nil {
 				return a, err
 			}
 		}
@@ -331,7 +332,7 @@ func extract(m string, tr *ppo.Trainer, cfg ppo.Config, spec env.Spec, dist poli
 		if !final {
 			return a, nil
 		}
-		t, _, err := distill.VIPER(cfg.Env, expert, distill.LogitSpread(actor), dist, distill.DefaultVIPER(depth))
+		t, _, err := distill.VIPER(tr.Maker(), expert, distill.LogitSpread(actor), dist, distill.DefaultVIPER(depth))
 		if err != nil {
 			return a, err
 		}

@@ -70,18 +70,15 @@ func FromBuffer(obs, actions []float32, n, F, AD int, truncate bool) (*Samples, 
 	return s, nil
 }
 
-// Episodes plays one episode per seed on a fresh instance of envID with
+// Episodes plays one episode per seed on a fresh environment from m with
 // the policy actor (reseed, reset, act until termination or the time
 // limit). For every visited state it calls visit (if not nil) with the
 // observation before acting. It returns the episodes' undiscounted returns.
-func Episodes(envID string, seeds []uint64, actor Policy, visit func(obs []float32) error) ([]float64, error) {
-	e, err := env.Make(envID)
-	if err != nil {
-		return nil, err
-	}
+func Episodes(m env.Maker, seeds []uint64, actor Policy, visit func(obs []float32) error) ([]float64, error) {
+	e := m()
 	spec := e.Spec()
 	if spec.MaxEpisodeSteps <= 0 {
-		return nil, fmt.Errorf("environment %q has no time limit", envID)
+		return nil, fmt.Errorf("environment %q has no time limit", spec.ID)
 	}
 	obs := make([]float32, spec.Observation.Dim)
 	act := make([]float32, spec.Action.Dim)
@@ -122,14 +119,10 @@ func Seeds(first, n int) []uint64 {
 // Collect plays the expert greedily on the given reset seeds and records
 // every visited state with the expert's action (the SA-DT data of the
 // thesis: 25 episodes, seeds 42…66). It also returns the episodes' returns.
-func Collect(envID string, seeds []uint64, expert Policy) (*Samples, []float64, error) {
-	e, err := env.Make(envID)
-	if err != nil {
-		return nil, nil, err
-	}
-	spec := e.Spec()
+func Collect(m env.Maker, seeds []uint64, expert Policy) (*Samples, []float64, error) {
+	spec := m().Spec()
 	s := &Samples{F: spec.Observation.Dim, AD: spec.Action.Dim}
-	rets, err := Episodes(envID, seeds, func(obs, a []float32) error {
+	rets, err := Episodes(m, seeds, func(obs, a []float32) error {
 		if err := expert(obs, a); err != nil {
 			return err
 		}
@@ -259,11 +252,11 @@ func DefaultSADT(depth int) SADTConfig {
 }
 
 // SADT collects the expert's greedy episodes and fits the tree on them.
-func SADT(envID string, expert Policy, dist policy.Dist, cfg SADTConfig) (*Tree, *Samples, error) {
+func SADT(m env.Maker, expert Policy, dist policy.Dist, cfg SADTConfig) (*Tree, *Samples, error) {
 	if cfg.Episodes < 1 {
 		return nil, nil, fmt.Errorf("sa-dt: %d expert episodes: expected ≥ 1", cfg.Episodes)
 	}
-	s, _, err := Collect(envID, Seeds(cfg.FirstSeed, cfg.Episodes), expert)
+	s, _, err := Collect(m, Seeds(cfg.FirstSeed, cfg.Episodes), expert)
 	if err != nil {
 		return nil, nil, fmt.Errorf("sa-dt: %w", err)
 	}

@@ -3,6 +3,7 @@ package distill
 import (
 	"testing"
 
+	"github.com/gdt-ml/gdt/rl/env"
 	_ "github.com/gdt-ml/gdt/rl/env/classic"
 	"github.com/gdt-ml/gdt/rl/policy"
 	"github.com/gdt-ml/gdt/rl/sdt"
@@ -45,7 +46,7 @@ func TestSADTReproducesExpert(t *testing.T) {
 		t.Run(c.env, func(t *testing.T) {
 			cfg := DefaultSADT(5)
 			cfg.Episodes = 3
-			tr, s, err := SADT(c.env, c.expert, c.dist, cfg)
+			tr, s, err := SADT(maker(t, c.env), c.expert, c.dist, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -68,11 +69,11 @@ func TestSADTReproducesExpert(t *testing.T) {
 			}
 			// And the same returns on the expert's own episodes.
 			seeds := Seeds(cfg.FirstSeed, cfg.Episodes)
-			re, err := Episodes(c.env, seeds, c.expert, nil)
+			re, err := Episodes(maker(t, c.env), seeds, c.expert, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rt, err := Episodes(c.env, seeds, tr.Act, nil)
+			rt, err := Episodes(maker(t, c.env), seeds, tr.Act, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,11 +112,11 @@ func TestVIPER(t *testing.T) {
 	dist := policy.Dist{Discrete: true, A: 2}
 	cfg := DefaultVIPER(3)
 	cfg.Iterations, cfg.Episodes, cfg.ValEps = 3, 2, 2
-	tr, res, err := VIPER("CartPole-v1", cartpoleExpert, nil, dist, cfg)
+	tr, res, err := VIPER(maker(t, "CartPole-v1"), cartpoleExpert, nil, dist, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := Episodes("CartPole-v1", Seeds(cfg.ValSeed, cfg.ValEps), cartpoleExpert, nil)
+	want, err := Episodes(maker(t, "CartPole-v1"), Seeds(cfg.ValSeed, cfg.ValEps), cartpoleExpert, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestVIPER(t *testing.T) {
 	if tr.Nodes() < 3 {
 		t.Errorf("tree of %d nodes", tr.Nodes())
 	}
-	if _, _, err := VIPER("Pendulum-v1", pendulumExpert, nil, policy.Dist{A: 1}, cfg); err == nil {
+	if _, _, err := VIPER(maker(t, "Pendulum-v1"), pendulumExpert, nil, policy.Dist{A: 1}, cfg); err == nil {
 		t.Error("continuous actions accepted")
 	}
 }
@@ -169,4 +170,13 @@ func TestLogitSpreadAndGreedy(t *testing.T) {
 	if err := g(obs, act); err != nil || int(act[0]) != policy.Argmax(out) {
 		t.Errorf("greedy %v (err %v), logits %v", act, err, out)
 	}
+}
+
+func maker(t *testing.T, id string) env.Maker {
+	t.Helper()
+	m, err := env.MakerOf(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

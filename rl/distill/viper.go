@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/policy"
 	"github.com/gdt-ml/gdt/rng"
 )
@@ -59,13 +60,13 @@ type VIPERResult struct {
 }
 
 // VIPER runs Q-DAgger-style distillation of expert into a CART tree on
-// envID (discrete actions only): iteration 0 rolls out the expert,
+// environments from m (discrete actions only): iteration 0 rolls out the expert,
 // iteration i ≥ 1 the tree of iteration i−1; every visited state is
 // labelled with the expert's action and weighted by weight (nil: uniform);
 // each fit uses Resample points drawn with replacement with probability
 // proportional to the weights from all data so far. The tree with the best
 // mean return on the selection episodes is returned (earliest on ties).
-func VIPER(envID string, expert Policy, weight Weight, dist policy.Dist, cfg VIPERConfig) (*Tree, VIPERResult, error) {
+func VIPER(m env.Maker, expert Policy, weight Weight, dist policy.Dist, cfg VIPERConfig) (*Tree, VIPERResult, error) {
 	var res VIPERResult
 	if !dist.Discrete {
 		return nil, res, fmt.Errorf("viper: needs discrete actions (spec §6.5)")
@@ -87,7 +88,7 @@ func VIPER(envID string, expert Policy, weight Weight, dist policy.Dist, cfg VIP
 			actor = cur.Act
 		}
 		seeds := Seeds(cfg.FirstSeed+it*cfg.Episodes, cfg.Episodes)
-		_, err := Episodes(envID, seeds, actor, func(obs []float32) error {
+		_, err := Episodes(m, seeds, actor, func(obs []float32) error {
 			if all.F == 0 {
 				all.F, all.AD = len(obs), dist.ActionDim()
 			}
@@ -116,7 +117,7 @@ func VIPER(envID string, expert Policy, weight Weight, dist policy.Dist, cfg VIP
 		if err != nil {
 			return nil, res, fmt.Errorf("viper iteration %d: %w", it, err)
 		}
-		rets, err := Episodes(envID, Seeds(cfg.ValSeed, cfg.ValEps), t.Act, nil)
+		rets, err := Episodes(m, Seeds(cfg.ValSeed, cfg.ValEps), t.Act, nil)
 		if err != nil {
 			return nil, res, fmt.Errorf("viper iteration %d: %w", it, err)
 		}

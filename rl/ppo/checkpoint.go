@@ -122,7 +122,7 @@ func Load(path string, modify func(*Config) error) (*Trainer, error) {
 	}
 	// Fresh episodes for the resumed part, from a seed derived from the
 	// run's seed and the iteration.
-	if t.vec, err = env.NewVec(cfg.Env, cfg.NEnvs, uint64(streamSeed(cfg.Seed, ck.Iter, 3))); err != nil {
+	if t.vec, err = env.NewVecFrom(t.maker, cfg.NEnvs, uint64(streamSeed(cfg.Seed, ck.Iter, 3))); err != nil {
 		return nil, err
 	}
 	t.iter, t.global, t.evalr.Last, t.trainSec = ck.Iter, ck.Global, ck.EvalLast, ck.TrainSec

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/sdt"
 )
 
@@ -121,6 +122,12 @@ type Config struct {
 	TruncationReference bool `key:"truncation_reference"` // gymnax: time limit = terminal; Gymnasium: truncation not done
 	MLPReferenceArch    bool `key:"mlp_reference_arch"`   // discrete MLP actor as Dense(w)→ReLU→Dense(A) per layer
 
+	// ScaleObs applies the environment's registered fixed observation
+	// scaling (env.ScalingOf; spec §1.5: LunarLander) to every observation
+	// the actor and the critic see, in training and evaluation alike.
+	// Preset sets it where the thesis's setup scales.
+	ScaleObs bool `key:"scale_obs"`
+
 	// AccumMode is how the default profile realises the dynamic batch size
 	// (ignored under AccumReference): AccumAuto, AccumSqrt or AccumMean.
 	AccumMode string `key:"accum_mode"`
@@ -134,6 +141,26 @@ type Config struct {
 	// all trainers of the process); results are bit-identical either way.
 	// Set it when several trainers already keep every core busy.
 	Serial bool `key:"serial"`
+}
+
+// Maker returns the maker of the configured environment as the learner
+// sees it: with the registered observation scaling when ScaleObs.
+func (c Config) Maker() (env.Maker, error) {
+	m, err := env.MakerOf(c.Env)
+	if err != nil {
+		return nil, err
+	}
+	if !c.ScaleObs {
+		return m, nil
+	}
+	s, ok := env.ScalingOf(c.Env)
+	if !ok {
+		return nil, fmt.Errorf("scale_obs: environment %s has no registered observation scaling (only LunarLander-v2 has one)", c.Env)
+	}
+	if err := s.Check(m().Spec().Observation.Dim); err != nil {
+		return nil, err
+	}
+	return env.Scaled(m, s), nil
 }
 
 // envAlias maps environment IDs to the reference's config names (§8.9).
@@ -210,6 +237,7 @@ func Preset(envID, method string) (Config, error) {
 		EvalFreq: 50_000, EvalEpisodes: 5, TestSeed: 123456, Workers: 1,
 		AccumMode: AccumAuto,
 	}
+	_, c.ScaleObs = env.ScalingOf(envID)
 	alias := envAlias[envID]
 	switch method {
 	case MethodSYMPOL:
@@ -446,6 +474,7 @@ func forEachField(c *Config, f func(key string, p any)) {
 	f("plateau_reference", &c.PlateauReference)
 	f("accum_reference", &c.AccumReference)
 	f("int_actions", &c.IntActions)
+	f("scale_obs", &c.ScaleObs)
 	f("truncation_reference", &c.TruncationReference)
 	f("mlp_reference_arch", &c.MLPReferenceArch)
 	f("accum_mode", &c.AccumMode)

@@ -19,15 +19,12 @@ func Greedy(a policy.Actor, errp *error) env.Policy {
 	}
 }
 
-// Returns plays one greedy episode of a fresh instance of envID per seed
+// Returns plays one greedy episode of a fresh environment from m per seed
 // first, first+1, …, first+n−1 (env.Evaluate: reseed, reset, act until a
 // termination or the time limit) and returns the undiscounted returns.
 // visit, if not nil, sees every observation the policy acts on.
-func Returns(envID string, first, n int, a policy.Actor, visit func(obs []float32)) ([]float64, error) {
-	e, err := env.Make(envID)
-	if err != nil {
-		return nil, err
-	}
+func Returns(m env.Maker, first, n int, a policy.Actor, visit func(obs []float32)) ([]float64, error) {
+	e := m()
 	seeds := make([]uint64, n)
 	for i := range seeds {
 		seeds[i] = uint64(first + i)
@@ -67,7 +64,7 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	cfg := t.cfg
 	rec := EvalRecord{Iteration: t.iter, Step: t.global, LRScale: t.plat.Scale()}
 	if cfg.EvalEpisodes > 0 {
-		val, err := Returns(cfg.Env, cfg.Seed, cfg.EvalEpisodes, t.actor, nil)
+		val, err := Returns(t.maker, cfg.Seed, cfg.EvalEpisodes, t.actor, nil)
 		if err != nil {
 			return rec, err
 		}
@@ -81,7 +78,7 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 			rec.LRScale = t.plat.Scale()
 		}
 		if test {
-			if rec.Test, err = Returns(cfg.Env, cfg.TestSeed, cfg.EvalEpisodes, t.actor, nil); err != nil {
+			if rec.Test, err = Returns(t.maker, cfg.TestSeed, cfg.EvalEpisodes, t.actor, nil); err != nil {
 				return rec, err
 			}
 		}

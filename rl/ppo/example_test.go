@@ -30,7 +30,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	rets, err := ppo.Returns(cfg.Env, cfg.TestSeed, 5, tr.Actor(), nil)
+	rets, err := ppo.Returns(tr.Maker(), cfg.TestSeed, 5, tr.Actor(), nil)
 	if err != nil {
 		panic(err)
 	}

@@ -29,7 +29,7 @@ func TestCartPoleImproves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, err := Returns(cfg.Env, cfg.TestSeed, 5, tr.Actor(), nil)
+	before, err := Returns(tr.Maker(), cfg.TestSeed, 5, tr.Actor(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestCartPoleImproves(t *testing.T) {
 	}
 	out := make([]float32, 2)
 	visited := 0
-	after, err := Returns(cfg.Env, cfg.TestSeed, 5, tr.Actor(), func(obs []float32) {
+	after, err := Returns(tr.Maker(), cfg.TestSeed, 5, tr.Actor(), func(obs []float32) {
 		visited++
 		if err := ta.Predict(obs, 1, out); err != nil {
 			t.Fatal(err)

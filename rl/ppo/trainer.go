@@ -40,6 +40,7 @@ type EvalRecord struct {
 type Trainer struct {
 	cfg    Config
 	spec   env.Spec
+	maker  env.Maker
 	actor  policy.Actor
 	critic policy.Net
 	aOpt   *optim.Adam
@@ -81,12 +82,16 @@ func New(cfg Config) (*Trainer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	v, err := env.NewVec(cfg.Env, cfg.NEnvs, uint64(cfg.Seed))
+	maker, err := cfg.Maker()
+	if err != nil {
+		return nil, err
+	}
+	v, err := env.NewVecFrom(maker, cfg.NEnvs, uint64(cfg.Seed))
 	if err != nil {
 		return nil, err
 	}
 	spec := v.Spec()
-	t := &Trainer{cfg: cfg, spec: spec, vec: v, E: cfg.NEnvs, F: spec.Observation.Dim}
+	t := &Trainer{cfg: cfg, spec: spec, maker: maker, vec: v, E: cfg.NEnvs, F: spec.Observation.Dim}
 	t.dist = policy.Dist{Discrete: spec.Action.Discrete(), A: spec.Action.N}
 	if !t.dist.Discrete {
 		t.dist.A = spec.Action.Dim
@@ -248,7 +253,26 @@ func (t *Trainer) alloc() {
 // Config returns the trainer's configuration.
 func (t *Trainer) Config() Config { return t.cfg }
 
-// Spec returns the environment's spec.
+// Maker returns the maker of the environment as the policy sees it (with
+// the observation scaling of Config.ScaleObs).
+func (t *Trainer) Maker() env.Maker { return t.maker }
+
+// PruneBounds returns the observation bounds for pruning the tree policy
+// (spec §1.7): the bounds of the observations the policy sees, or, in the
+// reference profile with scaled observations, the raw environment's bounds
+// as the reference code used (its prune_ranges_ll quirk, spec §11).
+func (t *Trainer) PruneBounds() (low, high []float32) {
+	if t.cfg.ScaleObs && t.cfg.Profile == ProfileReference {
+		if m, err := env.MakerOf(t.cfg.Env); err == nil {
+			raw := m().Spec().Observation
+			return raw.Low, raw.High
+		}
+	}
+	return t.spec.Observation.Low, t.spec.Observation.High
+}
+
+// Spec returns the environment's spec as the policy sees it (scaled
+// observation bounds under Config.ScaleObs).
 func (t *Trainer) Spec() env.Spec { return t.spec }
 
 // Actor returns the policy being trained.
