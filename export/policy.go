@@ -58,6 +58,21 @@ type Policy struct {
 	// LogStd holds the learned log standard deviations of a continuous
 	// policy (not used by the greedy policy).
 	LogStd []float32
+	// Scaling, if not nil, is the fixed observation scaling the policy was
+	// trained with (spec §1.5, LunarLander): the tree, Low and High are in
+	// scaled units, while Act, Inside and the ONNX graph take the raw
+	// observation and scale it first, in float32, as training did.
+	Scaling *env.Scaling
+}
+
+// input returns x as the tree reads it (scaled when p.Scaling is set).
+func (p *Policy) input(x []float32) []float32 {
+	if p.Scaling == nil {
+		return x
+	}
+	y := make([]float32, len(x))
+	p.Scaling.Apply(y, x)
+	return y
 }
 
 // PolicyOf returns the exportable form of a trained actor on an
@@ -130,6 +145,7 @@ func PolicyOf(a policy.Actor, spec env.Spec, prune string) (*Policy, error) {
 // Inside reports whether observation x lies within the bounds on which the
 // pruned tree is exact (always true without bounds).
 func (p *Policy) Inside(x []float32) bool {
+	x = p.input(x)
 	for j, v := range x {
 		if p.Low != nil && j < len(p.Low) && float64(v) < float64(p.Low[j]) || p.High != nil && j < len(p.High) && float64(v) > float64(p.High[j]) {
 			return false
@@ -145,7 +161,7 @@ func (p *Policy) Inside(x []float32) bool {
 // into action (len 1 for discrete actions: the index as a float32;
 // otherwise the mean per dimension), as the policy does (policy.Dist.Greedy).
 func (p *Policy) Act(x, action []float32) {
-	v := p.Tree.Predict(x)
+	v := p.Tree.Predict(p.input(x))
 	if p.Discrete {
 		action[0] = float32(policy.Argmax(v))
 		return

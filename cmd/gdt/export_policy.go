@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/export/onnx"
+	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/safefile"
 )
 
@@ -40,6 +41,13 @@ func exportPolicy(path, out, prune string, asJSON bool, stdout io.Writer) error 
 		return fmt.Errorf("%s: %s policy: %w", path, cfg.Method, err)
 	}
 	p.Method, p.Steps = cfg.Method, tr.Step()
+	if cfg.ScaleObs {
+		s, ok := env.ScalingOf(cfg.Env)
+		if !ok {
+			return fmt.Errorf("%s: the policy was trained on scaled observations of %s, which has no registered scaling", path, cfg.Env)
+		}
+		p.Scaling = &s
+	}
 	m, err := onnx.BuildPolicy(p)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)

@@ -71,6 +71,13 @@ func fromProto(p *Tensor) (*tensor, error) {
 		for k := range t.d {
 			t.d[k] = math.Float64frombits(binary.LittleEndian.Uint64(p.Raw[8*k:]))
 		}
+	case TypeFloat:
+		if len(p.Raw) != 4*n {
+			return nil, fmt.Errorf("tensor %s: %d bytes for %d floats", p.Name, len(p.Raw), n)
+		}
+		for k := range t.f {
+			t.f[k] = math.Float32frombits(binary.LittleEndian.Uint32(p.Raw[4*k:]))
+		}
 	case TypeInt64:
 		if len(p.Raw) != 8*n {
 			return nil, fmt.Errorf("tensor %s: %d bytes for %d int64", p.Name, len(p.Raw), n)

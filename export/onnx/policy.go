@@ -75,7 +75,18 @@ func BuildPolicy(p *export.Policy) (*Model, error) {
 	// The tree reads doubles: its thresholds are a double tensor, and
 	// runtimes take the threshold type from the input type. The cast is
 	// exact, so "x < τ" decides as in float32.
-	b.features = b.cast(PolicyInput, TypeDouble)
+	in := PolicyInput
+	if sc := p.Scaling; sc != nil {
+		// The observation scaling of training (x − Sub)/Div, in float32 as
+		// training computed it, before the cast.
+		if err := sc.Check(p.Features); err != nil {
+			return nil, fmt.Errorf("onnx: %w", err)
+		}
+		dims := []int64{1, int64(p.Features)}
+		in = b.op("Sub", "", []string{in, b.constant(Float32Tensor("", dims, sc.Sub))}, nil)
+		in = b.op("Div", "", []string{in, b.constant(Float32Tensor("", dims, sc.Div))}, nil)
+	}
+	b.features = b.cast(in, TypeDouble)
 	var e ensemble
 	err := b.addTree(&e, 0, p.Tree, func(node int, n *interpret.Node) {
 		for c, v := range n.Value {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gdt-ml/gdt/export"
+	"github.com/gdt-ml/gdt/rl/env"
 	_ "github.com/gdt-ml/gdt/rl/env/all"
 	"github.com/gdt-ml/gdt/rl/policy"
 	"github.com/gdt-ml/gdt/rl/ppo"
@@ -63,7 +64,7 @@ func observations(t *testing.T, tr *ppo.Trainer, tree *policy.TreeActor, n, limi
 	F := spec.Observation.Dim
 	var xs []float32
 	var stop error
-	_, err := ppo.Returns(spec.ID, 777, n, tr.Actor(), func(obs []float32) {
+	_, err := ppo.Returns(tr.Maker(), 777, n, tr.Actor(), func(obs []float32) {
 		if len(xs) < limit*F {
 			xs = append(xs, obs...)
 		}
@@ -254,7 +255,7 @@ func TestPolicyCheckpoint(t *testing.T) {
 	}
 	F, A := spec.Observation.Dim, ta.Out()
 	var xs []float32
-	if _, err := ppo.Returns(spec.ID, 123456, 25, ta, func(obs []float32) { xs = append(xs, obs...) }); err != nil {
+	if _, err := ppo.Returns(tr.Maker(), 123456, 25, ta, func(obs []float32) { xs = append(xs, obs...) }); err != nil {
 		t.Fatal(err)
 	}
 	N := len(xs) / F
@@ -400,5 +401,117 @@ func TestPolicyONNXRuntime(t *testing.T) {
 		if values > 0 || actions > 0 || len(r[key]) != len(o) {
 			t.Errorf("%s: ONNX Runtime disagrees with the policy", c.env)
 		}
+	}
+}
+
+// TestPolicyExportScaledObservations checks a policy trained on scaled
+// observations (LunarLander, spec §1.5): the graph takes the raw
+// observation, scales it in float32 as training did, and gives the
+// policy's greedy action; Act and Inside take raw observations too.
+func TestPolicyExportScaledObservations(t *testing.T) {
+	tr := trainPolicy(t, policyCase{"LunarLander-v2", 0})
+	cfg := tr.Config()
+	if !cfg.ScaleObs {
+		t.Fatal("the LunarLander preset does not scale observations")
+	}
+	sc, ok := env.ScalingOf(cfg.Env)
+	if !ok {
+		t.Fatal("no registered scaling")
+	}
+	ta := tr.Actor().(*policy.TreeActor)
+	spec := tr.Spec()
+	F, A := spec.Observation.Dim, ta.Out()
+	// Raw observations of greedy episodes of the policy.
+	m, err := env.MakerOf(cfg.Env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := m()
+	var raw []float32
+	obs, scaled, out, act := make([]float32, F), make([]float32, F), make([]float32, A), make([]float32, 1)
+	for seed := uint64(1); seed <= 3; seed++ {
+		e.Seed(seed)
+		e.Reset(obs)
+		for step := 0; step < 300; step++ {
+			raw = append(raw, obs...)
+			sc.Apply(scaled, obs)
+			if err := ta.Predict(scaled, 1, out); err != nil {
+				t.Fatal(err)
+			}
+			act[0] = float32(policy.Argmax(out))
+			if _, done := e.Step(act, obs); done {
+				break
+			}
+		}
+	}
+	N := len(raw) / F
+	want := make([]float32, N*A)
+	xs := make([]float32, len(raw))
+	for i := 0; i < N; i++ {
+		sc.Apply(xs[i*F:(i+1)*F], raw[i*F:(i+1)*F])
+	}
+	if err := ta.Predict(xs, N, want); err != nil {
+		t.Fatal(err)
+	}
+	for _, prune := range []string{export.PruneFull, export.PruneNone} {
+		p, err := export.PolicyOf(ta, spec, prune)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Scaling = &sc
+		mdl, err := BuildPolicy(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dm, err := decodeModel(mdl.Marshal())
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := newTensor(TypeFloat, []int{N, F})
+		copy(in.f, raw)
+		res, err := evaluate(&dm.Graph, map[string]*tensor{PolicyInput: in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checked := 0
+		goAct := make([]float32, 1)
+		for i := 0; i < N; i++ {
+			x := raw[i*F : (i+1)*F]
+			if !p.Inside(x) {
+				continue
+			}
+			checked++
+			w := int64(policy.Argmax(want[i*A : (i+1)*A]))
+			if got := res[OutputAction].i[i]; got != w {
+				t.Fatalf("%s, row %d raw %v: ONNX action %d, policy %d", prune, i, x, got, w)
+			}
+			p.Act(x, goAct)
+			if int64(goAct[0]) != w {
+				t.Fatalf("%s, row %d: Policy.Act %v, policy %d", prune, i, goAct[0], w)
+			}
+		}
+		if checked < N/2 {
+			t.Fatalf("%s: only %d of %d raw observations inside the bounds", prune, checked, N)
+		}
+	}
+	// Without the scaling the graph would read raw values as scaled ones:
+	// make sure the test can tell (some action differs).
+	p, _ := export.PolicyOf(ta, spec, export.PruneNone)
+	mdl, _ := BuildPolicy(p)
+	dm, _ := decodeModel(mdl.Marshal())
+	in := newTensor(TypeFloat, []int{N, F})
+	copy(in.f, raw)
+	res, err := evaluate(&dm.Graph, map[string]*tensor{PolicyInput: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := 0
+	for i := 0; i < N; i++ {
+		if res[OutputAction].i[i] != int64(policy.Argmax(want[i*A:(i+1)*A])) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the unscaled graph agrees everywhere: the test cannot detect a missing scaling")
 	}
 }

@@ -292,6 +292,15 @@ func Float64Tensor(name string, dims []int64, v []float64) Tensor {
 	return Tensor{Name: name, Dims: dims, DataType: TypeDouble, Raw: raw}
 }
 
+// Float32Tensor returns a float tensor with dims (nil: a scalar).
+func Float32Tensor(name string, dims []int64, v []float32) Tensor {
+	raw := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(raw[4*i:], math.Float32bits(x))
+	}
+	return Tensor{Name: name, Dims: dims, DataType: TypeFloat, Raw: raw}
+}
+
 // Int64Tensor returns an int64 tensor with dims (nil: a scalar).
 func Int64Tensor(name string, dims []int64, v []int64) Tensor {
 	raw := make([]byte, 8*len(v))

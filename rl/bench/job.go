@@ -35,6 +35,9 @@ func trainConfig(opt *Options, j job) (ppo.Config, error) {
 		return cfg, fmt.Errorf("%w (method %s)", err, j.base)
 	}
 	cfg.TotalSteps, cfg.Seed, cfg.Workers = opt.Steps, j.seed, 1
+	// Parallel trainings already keep the cores busy: no helper goroutines
+	// for the update (results do not depend on it).
+	cfg.Serial = opt.Workers > 1
 	if err := cfg.SetProfile(opt.Profile); err != nil {
 		return cfg, err
 	}

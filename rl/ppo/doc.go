@@ -29,9 +29,14 @@
 // min-mode plateau on the raw reward, and its accumulation (two steps with
 // the same gradient while K = 1, one step per minibatch afterwards) and, for
 // the MLP baseline, the reference's discrete actor architecture. Each quirk
-// is its own Config switch. Not replayed: gymnax's reused reset keys within
-// one rollout and the LunarLander pruning ranges (the pruning uses the
-// environment's own bounds).
+// is its own Config switch; Trainer.PruneBounds gives the reference's raw
+// LunarLander pruning ranges for its scaled observations. Not replayed:
+// gymnax's reused reset keys within one rollout.
+//
+// Observations: Config.ScaleObs (set by Preset for LunarLander, spec §1.5)
+// applies the environment's registered fixed scaling to every observation
+// of training and evaluation; Trainer.Maker gives the environment as the
+// policy sees it.
 //
 // # Use
 //
