@@ -31,24 +31,20 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	importance := fs.Bool("importance", false, "also print the global feature importance")
 	noPrune := fs.Bool("no-prune", false, "show the trees unpruned")
 	asJSON := jsonFlag(fs)
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
 	}
 	if *topK < 1 {
 		return fmt.Errorf("%w: --top-k %d: want at least 1", errUsage, *topK)
 	}
-	t, tab, err := loadModelData("explain", pos[0], &df, false)
+	t, tab, err := loadModelData("explain", arg, &df, false)
 	if err != nil {
 		return err
 	}
 	g, ok := t.Learner.(*grande.Model)
 	if !ok {
-		return fmt.Errorf("%s is a %s model; explain works on grande models (a single tree is its own explanation: gdt show %s)", pos[0], t.Spec.Kind, pos[0])
+		return fmt.Errorf("%s is a %s model; explain works on grande models (a single tree is its own explanation: gdt show %s)", arg, t.Spec.Kind, arg)
 	}
 	if *row < 0 || *row >= tab.NumRows() {
 		return fmt.Errorf("%w: --row %d: %s has rows 0…%d", errUsage, *row, df.path, tab.NumRows()-1)
@@ -83,7 +79,7 @@ func runExplain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	if *asJSON {
 		return writeJSON(stdout, map[string]any{
-			"model": pos[0], "row": *row, "prediction": label, "probabilities": proba.Data,
+			"model": arg, "row": *row, "prediction": label, "probabilities": proba.Data,
 			"explanation": ex, "importance": imp,
 		})
 	}

@@ -33,13 +33,9 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	out := fs.String("out", "", "file to write (atomically)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	prune := fs.String("prune", export.PruneFull, "policies: full (spec §1.7, as gdt rl show: exact greedy action within the observation bounds), ranges (bounds and ancestor rules only: exact logits within the bounds) or none (the whole tree: exact everywhere)")
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
 	}
 	if *format != "onnx" {
 		return fmt.Errorf("%w: --format %q: the only export format is onnx", errUsage, *format)
@@ -47,16 +43,16 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *out == "" {
 		return fmt.Errorf("%w: --out is required", errUsage)
 	}
-	if isPolicyRun(pos[0]) {
-		return exportPolicy(pos[0], *out, *prune, *asJSON, stdout)
+	if isPolicyRun(arg) {
+		return exportPolicy(arg, *out, *prune, *asJSON, stdout)
 	}
-	t, err := loadTabular(pos[0], "export")
+	t, err := loadTabular(arg, "export")
 	if err != nil {
 		return err
 	}
 	m, err := onnx.Export(t)
 	if err != nil {
-		return fmt.Errorf("%s: %w", pos[0], err)
+		return fmt.Errorf("%s: %w", arg, err)
 	}
 	b := m.Marshal()
 	if err := safefile.WriteBytes(*out, b); err != nil {

@@ -108,6 +108,20 @@ func newFlags(name, args, summary string, stderr io.Writer) *flag.FlagSet {
 
 // parseFlags parses args allowing flags after positional arguments
 // (gdt show model.json --format dot) and returns the positionals.
+// parseOne is parseFlags for commands that take exactly one positional
+// argument (what names it in the usage error, e.g. "MODEL file").
+func parseOne(fs *flag.FlagSet, args []string, what string) (string, error) {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return "", err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return "", fmt.Errorf("%w: want exactly one %s", errUsage, what)
+	}
+	return pos[0], nil
+}
+
 func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {

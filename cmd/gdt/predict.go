@@ -31,15 +31,11 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "write predictions to this CSV file (default: standard output)")
 	proba := fs.Bool("proba", false, "also write class probabilities")
 	asJSON := jsonFlag(fs)
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
-	}
-	t, tab, err := loadModelData("predict", pos[0], &df, false)
+	t, tab, err := loadModelData("predict", arg, &df, false)
 	if err != nil {
 		return err
 	}
@@ -77,7 +73,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return cw.Error()
 	}
 	if *asJSON {
-		write = func(w io.Writer) error { return writeJSON(w, predictionsJSON(pos[0], t, pred, p, *proba)) }
+		write = func(w io.Writer) error { return writeJSON(w, predictionsJSON(arg, t, pred, p, *proba)) }
 	}
 	if *out == "" {
 		return write(stdout)
@@ -86,7 +82,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, map[string]any{"model": pos[0], "data": df.path, "out": *out, "rows": len(pred)})
+		return writeJSON(stdout, map[string]any{"model": arg, "data": df.path, "out": *out, "rows": len(pred)})
 	}
 	fmt.Fprintf(stderr, "wrote %d predictions to %s\n", len(pred), *out)
 	return nil

@@ -83,15 +83,11 @@ func runPredictMultimodal(ctx context.Context, args []string, stdout, stderr io.
 	out := fs.String("out", "", "write predictions to this CSV file (default: standard output)")
 	fs.Bool("proba", true, "accepted for compatibility: class probabilities are always written for multimodal models")
 	asJSON := jsonFlag(fs)
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
-	}
-	t, p, err := mf.predict(ctx, pos[0], false)
+	t, p, err := mf.predict(ctx, arg, false)
 	if err != nil {
 		return err
 	}
@@ -118,7 +114,7 @@ func runPredictMultimodal(ctx context.Context, args []string, stdout, stderr io.
 		return cw.Error()
 	}
 	if *asJSON {
-		write = func(w io.Writer) error { return writeJSON(w, multimodalPredictionsJSON(pos[0], t, p)) }
+		write = func(w io.Writer) error { return writeJSON(w, multimodalPredictionsJSON(arg, t, p)) }
 	}
 	if *out == "" {
 		return write(stdout)
@@ -127,7 +123,7 @@ func runPredictMultimodal(ctx context.Context, args []string, stdout, stderr io.
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, map[string]any{"model": pos[0], "data": mf.data, "out": *out, "rows": len(p.Pred)})
+		return writeJSON(stdout, map[string]any{"model": arg, "data": mf.data, "out": *out, "rows": len(p.Pred)})
 	}
 	fmt.Fprintf(stderr, "wrote %d predictions to %s\n", len(p.Pred), *out)
 	return nil
@@ -159,15 +155,11 @@ func runEvalMultimodal(ctx context.Context, args []string, stdout, stderr io.Wri
 	var mf multimodalFlags
 	mf.register(fs, true)
 	asJSON := jsonFlag(fs)
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
-	}
-	t, p, err := mf.predict(ctx, pos[0], true)
+	t, p, err := mf.predict(ctx, arg, true)
 	if err != nil {
 		return err
 	}
@@ -181,13 +173,13 @@ func runEvalMultimodal(ctx context.Context, args []string, stdout, stderr io.Wri
 			perClass[k] = map[string]any{"class": c, "rows": s.Support[k], "precision": jsonFloat(s.Precision[k]),
 				"recall": jsonFloat(s.Recall[k]), "roc_auc": jsonFloat(s.ClassAUC[k])}
 		}
-		return writeJSON(stdout, map[string]any{"model": pos[0], "kind": "multimodal", "data": mf.data, "rows": s.Rows,
+		return writeJSON(stdout, map[string]any{"model": arg, "kind": "multimodal", "data": mf.data, "rows": s.Rows,
 			"task": "multiclass", "target": p.Target, "classes": t.Classes,
 			"metrics": map[string]jsonFloat{"roc_auc": jsonFloat(s.ROCAUC), "accuracy": jsonFloat(s.Accuracy),
 				"balanced_accuracy": jsonFloat(s.BalancedAccuracy), "f1_macro": jsonFloat(s.F1Macro)},
 			"per_class": perClass, "confusion": s.Confusion})
 	}
-	fmt.Fprintf(stdout, "%s: %d rows, %d classes (target %s); model %s\n\n", mf.data, s.Rows, len(t.Classes), p.Target, pos[0])
+	fmt.Fprintf(stdout, "%s: %d rows, %d classes (target %s); model %s\n\n", mf.data, s.Rows, len(t.Classes), p.Target, arg)
 	fmt.Fprintln(stdout, "| metric | value |\n|---|---|")
 	for _, m := range []struct {
 		name string
@@ -242,15 +234,11 @@ func runShowMultimodal(ctx context.Context, args []string, stdout, stderr io.Wri
 	format := fs.String("format", "text", "text or json (the architecture summary as JSON)")
 	out := fs.String("out", "", "write the rendering to this file instead of standard output")
 	asJSON := jsonFlag(fs)
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
-	}
-	t, err := multimodal.LoadTrained(pos[0])
+	t, err := multimodal.LoadTrained(arg)
 	if err != nil {
 		return err
 	}
@@ -273,7 +261,7 @@ func runShowMultimodal(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 	}
 	if *asJSON {
-		doc := map[string]any{"file": pos[0], "format_version": t.Version, "kind": "multimodal", "task": "multiclass",
+		doc := map[string]any{"file": arg, "format_version": t.Version, "kind": "multimodal", "task": "multiclass",
 			"target": t.Target, "classes": t.Classes, "inputs": t.Columns, "image_column": t.ImageColumn,
 			"options": t.Model.Config, "parameters": s.Params, "info": t.Info, "rendering_format": *format}
 		if t.Info != nil {

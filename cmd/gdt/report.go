@@ -26,13 +26,9 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	rows := fs.String("rows", "0", "comma-separated 0-based data rows to explain locally (\"\" for none)")
 	topK := fs.Int("top-k", 3, "GRANDE trees per local explanation")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
 	}
 	if df.path == "" || *out == "" {
 		return fmt.Errorf("%w: --data and --out are required", errUsage)
@@ -45,7 +41,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		}
 		explain = append(explain, r)
 	}
-	t, tab, err := loadModelData("report", pos[0], &df, true)
+	t, tab, err := loadModelData("report", arg, &df, true)
 	if err != nil {
 		return err
 	}
@@ -53,7 +49,7 @@ func runReport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("%s: %w", df.path, err)
 	}
-	path, err := report.Write(*out, t, tab, y, report.Config{Rows: explain, TopK: *topK, Model: pos[0], Data: df.path})
+	path, err := report.Write(*out, t, tab, y, report.Config{Rows: explain, TopK: *topK, Model: arg, Data: df.path})
 	if err != nil {
 		return err
 	}

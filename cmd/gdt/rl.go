@@ -238,18 +238,14 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"and prints every return and their mean.", stderr)
 	episodes := fs.Int("episodes", 5, "number of episodes")
 	seed := fs.Int("seed", 123456, "seed of the first episode (the next ones use seed+1, …)")
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
 		return err
-	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one run DIR", errUsage)
 	}
 	if *episodes < 1 {
 		return fmt.Errorf("%w: --episodes %d: want ≥ 1", errUsage, *episodes)
 	}
-	tr, err := loadRun(pos[0])
+	tr, err := loadRun(arg)
 	if err != nil {
 		return err
 	}
@@ -272,21 +268,17 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"(it acts exactly as the trained policy), naming observation features and actions.", stderr)
 	format := fs.String("format", "text", "text (indented rules), go (Go source), dot (Graphviz) or json")
 	pkg := fs.String("package", "policy", "package name of the generated Go source")
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one run DIR", errUsage)
-	}
-	tr, err := loadRun(pos[0])
+	tr, err := loadRun(arg)
 	if err != nil {
 		return err
 	}
 	ta, ok := tr.Actor().(*policy.TreeActor)
 	if !ok {
-		return fmt.Errorf("%s: method %s has no tree to show (only sympol policies are trees)", pos[0], tr.Config().Method)
+		return fmt.Errorf("%s: method %s has no tree to show (only sympol policies are trees)", arg, tr.Config().Method)
 	}
 	spec := tr.Spec()
 	pr, err := ta.Pruned(tr.PruneBounds())

@@ -27,19 +27,15 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	format := fs.String("format", "text", "text (indented rules), dot (Graphviz), svg, json, go (generated source), or params (the raw parameters as JSON)")
 	out := fs.String("out", "", "write the rendering to this file instead of standard output")
 	asJSON := jsonFlag(fs)
-	pos, err := parseFlags(fs, args)
+	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return fmt.Errorf("%w: want exactly one MODEL file", errUsage)
-	}
-	f, err := modelfile.Load(pos[0])
+	f, err := modelfile.Load(arg)
 	if err != nil {
 		return err
 	}
-	t, err := model.FromFile(f, pos[0])
+	t, err := model.FromFile(f, arg)
 	if err != nil {
 		return err
 	}
@@ -73,7 +69,7 @@ func runShow(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, showJSON(pos[0], f, t, *format, *out, body))
+		return writeJSON(stdout, showJSON(arg, f, t, *format, *out, body))
 	}
 	if *out != "" {
 		return nil
