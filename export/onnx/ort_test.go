@@ -89,22 +89,7 @@ func TestONNXRuntime(t *testing.T) {
 		cases = append(cases, oc)
 		models, tables = append(models, m), append(tables, tab)
 	}
-	spec := filepath.Join(dir, "cases.json")
-	b, _ := json.Marshal(cases)
-	os.WriteFile(spec, b, 0o644)
-	script := filepath.Join(dir, "ort.js")
-	os.WriteFile(script, []byte(ortScript), 0o644)
-	out, err := exec.Command(node, script, mods, spec).Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok {
-			t.Fatalf("onnxruntime: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatal(err)
-	}
-	var results []map[string][]any
-	if err := json.Unmarshal(out, &results); err != nil {
-		t.Fatal(err)
-	}
+	results := runORT(t, node, mods, dir, ortScript, cases)
 	for i, c := range exportCases {
 		m, tab, r := models[i], tables[i], results[i]
 		want, _ := m.PredictProba(tab)
@@ -137,4 +122,35 @@ func TestONNXRuntime(t *testing.T) {
 			t.Errorf("%s %s: ONNX Runtime disagrees with gdt", c.kind, c.task)
 		}
 	}
+}
+
+// runORT writes cases as JSON and the node script into dir, runs the
+// script with node (argv: node_modules folder, cases file) and returns its
+// outputs, one map of output name to values per case.
+func runORT(t *testing.T, node, mods, dir, js string, cases any) []map[string][]any {
+	t.Helper()
+	spec := filepath.Join(dir, "cases.json")
+	b, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(dir, "ort.js")
+	if err := os.WriteFile(spec, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(script, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(node, script, mods, spec).Output()
+	if err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			t.Fatalf("onnxruntime: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatal(err)
+	}
+	var results []map[string][]any
+	if err := json.Unmarshal(out, &results); err != nil {
+		t.Fatal(err)
+	}
+	return results
 }

@@ -2,7 +2,6 @@ package onnx
 
 import (
 	"context"
-	"encoding/json"
 	"math"
 	"os"
 	"os/exec"
@@ -361,22 +360,7 @@ func TestPolicyONNXRuntime(t *testing.T) {
 		}
 		cases, want = append(cases, ortCase{Model: path, X: xs, N: len(xs) / F, F: F}), append(want, o)
 	}
-	spec := filepath.Join(dir, "cases.json")
-	b, _ := json.Marshal(cases)
-	os.WriteFile(spec, b, 0o644)
-	script := filepath.Join(dir, "ort.js")
-	os.WriteFile(script, []byte(ortPolicyScript), 0o644)
-	out, err := exec.Command(node, script, mods, spec).Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok {
-			t.Fatalf("onnxruntime: %v\n%s", err, ee.Stderr)
-		}
-		t.Fatal(err)
-	}
-	var results []map[string][]any
-	if err := json.Unmarshal(out, &results); err != nil {
-		t.Fatal(err)
-	}
+	results := runORT(t, node, mods, dir, ortPolicyScript, cases)
 	for i, c := range policyCases {
 		o, r, N := want[i], results[i], cases[i].N
 		A := len(o) / N
