@@ -95,13 +95,22 @@ func Register(id string, m Maker) {
 
 // Make returns a new instance of the environment registered under id.
 func Make(id string) (Env, error) {
+	m, err := MakerOf(id)
+	if err != nil {
+		return nil, err
+	}
+	return m(), nil
+}
+
+// MakerOf returns the registered Maker of environment id.
+func MakerOf(id string) (Maker, error) {
 	regMu.RLock()
 	m, ok := registry[id]
 	regMu.RUnlock()
 	if !ok {
 		return nil, fmt.Errorf("unknown environment %q (known: %v)", id, IDs())
 	}
-	return m(), nil
+	return m, nil
 }
 
 // IDs lists the registered environment IDs in sorted order.

@@ -111,14 +111,3 @@ func ScalingOf(id string) (Scaling, bool) {
 	s, ok := scalings[id]
 	return s, ok
 }
-
-// MakerOf returns the registered Maker of environment id.
-func MakerOf(id string) (Maker, error) {
-	regMu.RLock()
-	m, ok := registry[id]
-	regMu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown environment %q (known: %v)", id, IDs())
-	}
-	return m, nil
-}

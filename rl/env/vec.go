@@ -51,11 +51,9 @@ type Vec struct {
 // NewVec makes n instances of the environment registered under id, seeds
 // instance i with SeedFor(seed, i) and resets them all.
 func NewVec(id string, n int, seed uint64) (*Vec, error) {
-	regMu.RLock()
-	m, ok := registry[id]
-	regMu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown environment %q (known: %v)", id, IDs())
+	m, err := MakerOf(id)
+	if err != nil {
+		return nil, err
 	}
 	return NewVecFrom(m, n, seed)
 }
