@@ -105,24 +105,9 @@ func LoadCSV(path, imagesDir string, opt CSVOptions) (*Multimodal, error) {
 			feats = append(feats, h)
 		}
 	}
-	var rows [][]string
-	line := 1
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		line++
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		if opt.Every > 1 && (line-2)%opt.Every != 0 {
-			continue
-		}
-		if opt.MaxRows > 0 && len(rows) >= opt.MaxRows {
-			break
-		}
-		rows = append(rows, append([]string(nil), rec...))
+	rows, lines, err := readRecords(r, path, opt.Every, opt.MaxRows)
+	if err != nil {
+		return nil, err
 	}
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: no data rows", path)
@@ -133,7 +118,7 @@ func LoadCSV(path, imagesDir string, opt CSVOptions) (*Multimodal, error) {
 	for i, rec := range rows {
 		v := strings.TrimSpace(rec[col[target]])
 		if v == "" {
-			return nil, fmt.Errorf("%s:%d: column %s: empty label", path, i+2, target)
+			return nil, fmt.Errorf("%s:%d: column %s: empty label", path, lines[i], target)
 		}
 		labels[v] = true
 	}
@@ -150,7 +135,7 @@ func LoadCSV(path, imagesDir string, opt CSVOptions) (*Multimodal, error) {
 		m.Y = append(m.Y, float64(code[strings.TrimSpace(rec[col[target]])]))
 		img := strings.TrimSpace(rec[col[imgCol]])
 		if img == "" {
-			return nil, fmt.Errorf("%s:%d: column %s: empty image reference", path, i+2, imgCol)
+			return nil, fmt.Errorf("%s:%d: column %s: empty image reference", path, lines[i], imgCol)
 		}
 		m.IDs = append(m.IDs, img)
 		files = append(files, ImagePath(imagesDir, img))
@@ -234,4 +219,30 @@ func ImagePath(dir, ref string) string {
 		return ref
 	}
 	return filepath.Join(dir, ref)
+}
+
+// readRecords reads the data records that follow the header of r, keeping
+// every every-th one (every > 1) and at most maxRows (> 0), and returns
+// them with the file line each starts on.
+func readRecords(r *csv.Reader, path string, every, maxRows int) (recs [][]string, lines []int, err error) {
+	line := 1
+	for k := 0; ; k++ {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		line++
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		if every > 1 && k%every != 0 {
+			continue
+		}
+		if maxRows > 0 && len(recs) >= maxRows {
+			break
+		}
+		at, _ := r.FieldPos(0)
+		recs, lines = append(recs, append([]string(nil), rec...)), append(lines, at)
+	}
+	return recs, lines, nil
 }

@@ -314,3 +314,23 @@ func TestHAM10000Real(t *testing.T) {
 		t.Logf("fold %d: %d rows, per class %v", f, len(idx), counts)
 	}
 }
+
+// TestLoadCSVErrorLineWithEvery checks that an error in a row kept by the
+// Every subsample names that row's file line (not its index among the
+// kept rows).
+func TestLoadCSVErrorLineWithEvery(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.csv")
+	text := "image_file,age,dx\n" + // line 1
+		"a.png,1,x\n" + // line 2, kept
+		"b.png,2,y\n" + // line 3
+		"c.png,3,\n" + // line 4, kept: empty label
+		"d.png,4,x\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadCSV(p, dir, CSVOptions{LoadOptions: LoadOptions{Every: 2, NoImages: true}})
+	if err == nil || !strings.Contains(err.Error(), "m.csv:4: column dx: empty label") {
+		t.Fatalf("error %v, want one naming m.csv:4", err)
+	}
+}

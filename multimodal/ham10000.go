@@ -2,9 +2,7 @@ package multimodal
 
 import (
 	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -92,24 +90,12 @@ func LoadHAM10000(dir string, opt LoadOptions) (*Multimodal, error) {
 	var ages []float64
 	var sex, loc []string
 	var files []string
-	line := 1
-	kept := 0
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		line++
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
-		if opt.Every > 1 && (line-2)%opt.Every != 0 {
-			continue
-		}
-		if opt.MaxRows > 0 && kept >= opt.MaxRows {
-			break
-		}
-		kept++
+	recs, lines, err := readRecords(r, path, opt.Every, opt.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	for i, rec := range recs {
+		line := lines[i]
 		get := func(k string) string { return strings.TrimSpace(rec[col[k]]) }
 		lab, err := strconv.Atoi(get("label"))
 		if err != nil || lab < 0 || lab >= len(HAM10000Classes) {
