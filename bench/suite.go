@@ -38,7 +38,11 @@ func (s *Suite) Select(only []string) ([]string, error) {
 	want := map[string]bool{}
 	for _, n := range only {
 		if !known[n] {
-			return nil, fmt.Errorf("suite %s has no dataset %q (it has: %s)", s.Name, n, strings.Join(s.names(), ", "))
+			full, err := s.resolve(n)
+			if err != nil {
+				return nil, err
+			}
+			n = full
 		}
 		want[n] = true
 	}
@@ -48,6 +52,26 @@ func (s *Suite) Select(only []string) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// resolve finds the dataset a short name means: the entry whose name, or
+// whose name after the last "/" (e.g. "adult" for "grande/adult"), equals n
+// ignoring case. No match or more than one is an error.
+func (s *Suite) resolve(n string) (string, error) {
+	var hits []string
+	for _, e := range s.Entries {
+		base := e.Dataset[strings.LastIndex(e.Dataset, "/")+1:]
+		if strings.EqualFold(e.Dataset, n) || strings.EqualFold(base, n) {
+			hits = append(hits, e.Dataset)
+		}
+	}
+	switch len(hits) {
+	case 1:
+		return hits[0], nil
+	case 0:
+		return "", fmt.Errorf("suite %s has no dataset %q (it has: %s)", s.Name, n, strings.Join(s.names(), ", "))
+	}
+	return "", fmt.Errorf("suite %s: dataset %q is ambiguous (matches %s)", s.Name, n, strings.Join(hits, ", "))
 }
 
 func (s *Suite) names() []string {

@@ -28,7 +28,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	trials := fs.Int("trials", 0, "trials per dataset (0 = the protocol's default: 10 for the GradTree study)")
 	out := fs.String("out", "", "write per-trial results to this CSV file (atomically)")
 	resume := fs.Bool("resume", false, "keep the rows already in --out and run only the missing ones")
-	only := fs.String("datasets", "", "comma-separated subset of the suite's datasets")
+	only := fs.String("datasets", "", "comma-separated subset of the suite's datasets (full names such as grande/adult, or the part after the slash, any case)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel jobs (results do not depend on it)")
 	root := fs.String("data-root", "", "benchmark data folder (default: $GDT_DATA, else ../shared/data next to the repository)")
 	listModels := fs.Bool("list-models", false, "list the registered models and exit")
