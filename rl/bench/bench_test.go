@@ -140,6 +140,23 @@ func TestTablesMarkdownAndHTML(t *testing.T) {
 	}
 }
 
+// Without control environments there is no normalised mean to show: the
+// column is left out rather than filled with zeros.
+func TestTablesWithoutControlEnvs(t *testing.T) {
+	mk := func(m string, test float64) Row {
+		return Row{Env: "MiniGrid-DoorKey-5x5-v0", Method: m, Seed: 142, Algorithm: "ppo", Profile: "default", Steps: 1000,
+			ValEpisodes: []float64{test}, TestEpisodes: []float64{test}, ValReturn: test, TestReturn: test}
+	}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, []Row{mk(SYMPOL, 0.95), mk(MLP, 0.9)}); err != nil {
+		t.Fatal(err)
+	}
+	s := md.String()
+	if !strings.Contains(s, "| method | DK |\n") || strings.Contains(s, "norm. mean") || strings.Contains(s, "Normalised mean") {
+		t.Errorf("MiniGrid-only table:\n%s", s)
+	}
+}
+
 func TestAblationTable(t *testing.T) {
 	var rows []Row
 	for i, v := range []string{VariantFull, VariantNoAdamW} {

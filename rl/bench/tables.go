@@ -287,7 +287,11 @@ func Tables(rows []Row) []Table {
 			}
 		}
 		norm := normalised(byEnv, ctl)
-		t := Table{Title: "Mean test return (" + g.suffix() + ")", Header: a.header("method", a.envs, "norm. mean (control)")}
+		var extra []string
+		if len(ctl) > 0 {
+			extra = []string{"norm. mean (control)"}
+		}
+		t := Table{Title: "Mean test return (" + g.suffix() + ")", Header: a.header("method", a.envs, extra...)}
 		for _, m := range methods {
 			r := []string{m}
 			for _, e := range a.envs {
@@ -298,11 +302,19 @@ func Tables(rows []Row) []Table {
 				}
 				r = append(r, beside(c.meanTest(), thesis[m], LookupEnv(e).Short))
 			}
-			r = append(r, fmtNum(norm[m]))
+			if len(ctl) > 0 {
+				if v, ok := norm[m]; ok {
+					r = append(r, fmtNum(v))
+				} else {
+					r = append(r, "–")
+				}
+			}
 			t.Rows = append(t.Rows, r)
 		}
-		t.Note = fmt.Sprintf("Cells: our mean over %s test episodes (thesis in parentheses, spec §8.1–8.2/8.4/8.8). "+
-			"Normalised mean: per control environment mapped to [0, 1] between the best method and the 20 %% quantile of all test returns (spec §7.5).", episodesText(ms))
+		t.Note = fmt.Sprintf("Cells: our mean over %s test episodes (thesis in parentheses, spec §8.1–8.2/8.4/8.8).", episodesText(ms))
+		if len(ctl) > 0 {
+			t.Note += " Normalised mean: per control environment mapped to [0, 1] between the best method and the 20 % quantile of all test returns (spec §7.5)."
+		}
 		out = append(out, t)
 		if len(ctl) == 0 {
 			continue
