@@ -31,20 +31,13 @@ func (s *Suite) Load(root, name string) (*data.Dataset, error) {
 // (in suite order); an unknown name is an error.
 func (s *Suite) Select(only []string) ([]string, error) {
 	var names []string
-	known := map[string]bool{}
-	for _, e := range s.Entries {
-		known[e.Dataset] = true
-	}
 	want := map[string]bool{}
 	for _, n := range only {
-		if !known[n] {
-			full, err := s.resolve(n)
-			if err != nil {
-				return nil, err
-			}
-			n = full
+		full, err := s.resolve(n)
+		if err != nil {
+			return nil, err
 		}
-		want[n] = true
+		want[full] = true
 	}
 	for _, e := range s.Entries {
 		if len(want) == 0 || want[e.Dataset] {
@@ -54,10 +47,14 @@ func (s *Suite) Select(only []string) ([]string, error) {
 	return names, nil
 }
 
-// resolve finds the dataset a short name means: the entry whose name, or
-// whose name after the last "/" (e.g. "adult" for "grande/adult"), equals n
-// ignoring case. No match or more than one is an error.
+// resolve finds the dataset n means: the entry named exactly n, else the
+// entry whose name, or whose name after the last "/" (e.g. "adult" for
+// "grande/adult"), equals n ignoring case. No match or more than one is an
+// error.
 func (s *Suite) resolve(n string) (string, error) {
+	if _, ok := s.Entry(n); ok {
+		return n, nil
+	}
 	var hits []string
 	for _, e := range s.Entries {
 		base := e.Dataset[strings.LastIndex(e.Dataset, "/")+1:]
