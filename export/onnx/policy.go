@@ -38,10 +38,10 @@ func WritePolicy(p *export.Policy, path string) error {
 }
 
 // BuildPolicy builds the ONNX model of a tree policy. Its input is
-// PolicyInput, the observation as the environment returns it (gdt's
-// policies read observations unscaled, LunarLander's included: the
-// reference's fixed scaling, sympol-rl spec §1.5, is not part of gdt's
-// environments, so there is no normalisation to reproduce). The tree's
+// PolicyInput, the raw observation as the environment returns it; when the
+// policy was trained on scaled observations (p.Scaling, e.g. LunarLander's
+// fixed scaling of sympol-rl spec §1.5) the graph applies (x − Sub)/Div in
+// float32 first, as training did. The tree's
 // splits are written as they are ("x < τ", BRANCH_LT, on the input cast
 // to double, which is exact); NaN goes right, as in gdt.
 //
@@ -187,8 +187,12 @@ func policyDoc(p *export.Policy) string {
 		fmt.Fprintf(&s, " after %d environment steps", p.Steps)
 	}
 	fmt.Fprintf(&s, "; %d-node tree (pruning: %s).\n", p.Tree.NumNodes(), p.Prune)
-	fmt.Fprintf(&s, "Input: %s, a [N, %d] float tensor: the raw observation exactly as the environment returns it (no normalisation; gdt's policies read observations unscaled), components: %s.\n",
-		PolicyInput, p.Features, strings.Join(p.FeatureNames, ", "))
+	scaled := "no scaling"
+	if p.Scaling != nil {
+		scaled = "the graph applies the training's fixed scaling (x − sub)/div itself"
+	}
+	fmt.Fprintf(&s, "Input: %s, a [N, %d] float tensor: the raw observation exactly as the environment returns it (%s), components: %s.\n",
+		PolicyInput, p.Features, scaled, strings.Join(p.FeatureNames, ", "))
 	if p.Prune != export.PruneNone && (p.Low != nil || p.High != nil) {
 		s.WriteString("The tree was pruned with the observation-space bounds: it acts exactly as the trained policy on every observation within them")
 		if p.Prune == export.PruneFull && p.Discrete {
