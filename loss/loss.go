@@ -3,9 +3,9 @@
 // logit, softmax cross-entropy, focal loss (the Keras binary form and the
 // focal_loss package's multiclass form), PolyLoss, class weights with the
 // reductions of the reference code, label smoothing, and the mean squared
-// error on a standardised regression target (Standardizer). It imports
-// nothing else of the project. The formulas follow spec/gradtree-grande.md
-// §4 and §11.
+// error on a standardised regression target (Standardizer). Of the project
+// it imports only package data (whose Task it shares). The formulas follow
+// spec/gradtree-grande.md §4 and §11.
 //
 // # Layout and reduction
 //
@@ -52,32 +52,23 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/gdt-ml/gdt/data"
 )
 
-// Task is the kind of target.
-type Task uint8
+// Task is the kind of target: data.Task, so that a dataset's task is a
+// loss configuration's task without conversion.
+type Task = data.Task
 
+// The tasks (data's constants).
 const (
 	// Binary: one logit per sample, labels 0 and 1.
-	Binary Task = iota
+	Binary = data.Binary
 	// Multiclass: C logits per sample, labels 0…C−1.
-	Multiclass
+	Multiclass = data.Multiclass
 	// Regression: one output per sample, real targets.
-	Regression
+	Regression = data.Regression
 )
-
-// String returns the task's name.
-func (t Task) String() string {
-	switch t {
-	case Binary:
-		return "binary"
-	case Multiclass:
-		return "multiclass"
-	case Regression:
-		return "regression"
-	}
-	return fmt.Sprintf("Task(%d)", uint8(t))
-}
 
 // Kind is the loss function.
 type Kind uint8
