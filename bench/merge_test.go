@@ -77,3 +77,32 @@ func TestOnResult(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelKeepsFinishedModels checks that a run cancelled between two
+// models of one job still returns the row of the model that finished (the
+// CLI's final write would otherwise drop a row it had checkpointed).
+func TestCancelKeepsFinishedModels(t *testing.T) {
+	root := dataRoot(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := Options{Suite: "gradtree-multiclass", Models: []string{"cart", "cart-d3"}, Trials: 1,
+		Datasets: []string{"iris"}, Root: root, Workers: 1}
+	var reported []Result
+	opt.OnResult = func(r Result) {
+		reported = append(reported, r)
+		cancel()
+	}
+	got, err := Run(ctx, opt)
+	if err == nil {
+		t.Fatal("Run after cancellation: no error")
+	}
+	if len(reported) != 1 {
+		t.Fatalf("reported %d results, want 1 (the run was cancelled after the first)", len(reported))
+	}
+	if len(got) != 1 || got[0].Model != "cart" || got[0].Err != "" {
+		t.Fatalf("Run returned %+v, want the finished cart row", got)
+	}
+	if diff := cmp.Diff(reported[0], got[0]); diff != "" {
+		t.Fatalf("returned row differs from the reported one (-reported +returned):\n%s", diff)
+	}
+}

@@ -87,7 +87,9 @@ type job struct {
 
 // Run executes the benchmark and returns the results in a deterministic
 // order (suite dataset order, then trial, then model order), independent
-// of the number of workers.
+// of the number of workers. Cancelled through ctx, it returns ctx's error
+// and every row finished before the cancellation, also those of jobs that
+// were cut short between two models.
 func Run(ctx context.Context, opt Options) ([]Result, error) {
 	suite := opt.Def
 	var err error
@@ -252,7 +254,7 @@ func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[s
 			continue
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return finished(out), err
 		}
 		r := Result{Suite: suite.Name, Dataset: j.dataset, Task: prep.Problem.Task.String(), Model: m.Name,
 			Trial: j.fold.Trial, Seed: j.fold.Seed, NTest: len(prep.Test.Y)}
@@ -270,7 +272,7 @@ func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[s
 		r.FitSeconds = time.Since(start).Seconds()
 		if err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return finished(out), ctx.Err()
 			}
 			r.Err = err.Error()
 			out[i] = r
@@ -298,6 +300,19 @@ func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[s
 		}
 	}
 	return out, nil
+}
+
+// finished returns the rows of out that are set (read back or computed):
+// what a cancelled job returns, so that the models it finished before the
+// cancellation keep their rows.
+func finished(out []Result) []Result {
+	var done []Result
+	for _, r := range out {
+		if r.Model != "" {
+			done = append(done, r)
+		}
+	}
+	return done
 }
 
 func concat(a, b *Data) *Data {

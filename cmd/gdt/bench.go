@@ -100,10 +100,11 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	prog := newProgress(stderr, len(names)*nTrials, label, *quiet)
 	opt.Progress = prog.update
+	// fresh holds every row computed so far (checkpointed after every fit).
+	var fresh []bench.Result
 	if *out != "" {
 		// Checkpoint after every fit: the file always holds the rows read
 		// back plus every row computed so far.
-		var fresh []bench.Result
 		opt.OnResult = func(r bench.Result) {
 			fresh = append(fresh, r)
 			rows := bench.Merge(opt.Done, fresh)
@@ -127,8 +128,10 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		results, opt.Models, suite, missing, runErr = bench.RunTuned(ctx, opt, tuned)
 	}
 	prog.finish()
-	if *out != "" && len(results) > 0 {
-		rows := bench.Merge(opt.Done, results)
+	if *out != "" && len(results)+len(fresh) > 0 {
+		// the checkpointed rows too: an interrupted run must not write back
+		// fewer rows than its last checkpoint held
+		rows := bench.Merge(bench.Merge(opt.Done, fresh), results)
 		if err := safefile.Write(*out, func(w io.Writer) error { return bench.WriteCSV(w, rows) }); err != nil {
 			return err
 		}
