@@ -68,13 +68,38 @@ type rlSummary struct {
 	Test         []float64 `json:"test_returns"`
 	TestMean     float64   `json:"test_return"`
 	TreeNodes    int       `json:"tree_nodes,omitempty"`
+	// Best is the best-validation policy (an extra; the keys above are the
+	// final policy's, the thesis protocol). Absent without one.
+	Best *rlBestSummary `json:"best,omitempty"`
 }
+
+// rlBestSummary describes the best-validation policy of a run in
+// result.json: the evaluation that chose it and its returns on the final
+// policy's test episodes.
+type rlBestSummary struct {
+	Step       int       `json:"step"`
+	Validation float64   `json:"validation_return"`
+	Test       []float64 `json:"test_returns"`
+	TestMean   float64   `json:"test_return"`
+	TreeNodes  int       `json:"tree_nodes,omitempty"`
+}
+
+// bestNote is the help sentence on the best-validation policy's test
+// return for fixed-layout environments.
+const bestNote = "For MiniGrid-DistShift1-v0 (a fixed layout) the validation and test\n" +
+	"episodes are the same episode, so the best policy's test return is no\n" +
+	"independent estimate."
 
 func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("rl train", "--env ID --out DIR [flags]",
 		"Trains a policy with PPO (or A2C) and the thesis's best hyperparameters for the\n"+
 			"environment. Checkpoints go to DIR; running the same command again resumes an\n"+
-			"interrupted run. At the end it prints the greedy test return over 5 episodes.", stderr)
+			"interrupted run. At the end it prints the greedy test return over 5 episodes.\n\n"+
+			"The reported test return is the final policy's (the thesis protocol). The\n"+
+			"best-validation policy (the evaluation whose validation return beat every\n"+
+			"earlier one, as Stable-Baselines3's EvalCallback keeps it) is an extra: one\n"+
+			"more line after the test return, \"best\" in DIR/result.json, and\n"+
+			"gdt rl eval|show DIR --best.\n"+bestNote, stderr)
 	envID := fs.String("env", "", "environment ID (gdt rl help lists them)")
 	method := fs.String("method", ppo.MethodSYMPOL, "sympol (tree actor), mlp (MLP actor) or sdt (soft decision tree actor)")
 	algo := fs.String("algorithm", ppo.AlgoPPO, "ppo or a2c")
@@ -203,10 +228,9 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	sum.TestMean = ppo.Mean(sum.Test)
-	if ta, ok := tr.Actor().(*policy.TreeActor); ok {
-		if pr, err := ta.Pruned(tr.PruneBounds()); err == nil {
-			sum.TreeNodes = pr.NumNodes()
-		}
+	sum.TreeNodes = prunedNodes(tr, tr.Actor())
+	if sum.Best, err = bestSummary(tr); err != nil {
+		return err
 	}
 	if err := safefile.Write(filepath.Join(*out, "result.json"), func(w io.Writer) error {
 		e := json.NewEncoder(w)
@@ -221,7 +245,57 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "validation return: %.2f\n", sum.Validation)
 	fmt.Fprintf(stdout, "test return: %.2f\n", sum.TestMean)
+	if b := sum.Best; b != nil {
+		fmt.Fprintf(stdout, "best validation policy (step %d, validation %.2f): test return %.2f\n", b.Step, b.Validation, b.TestMean)
+	}
 	return nil
+}
+
+// prunedNodes returns the node count of a tree actor after pruning (0 for
+// other actors or when pruning fails).
+func prunedNodes(tr *ppo.Trainer, a policy.Actor) int {
+	if ta, ok := a.(*policy.TreeActor); ok {
+		if pr, err := ta.Pruned(tr.PruneBounds()); err == nil {
+			return pr.NumNodes()
+		}
+	}
+	return 0
+}
+
+// bestSummary describes the trainer's best-validation policy for
+// result.json (nil without one). Its test returns come from the final
+// evaluation; a trainer without them plays the test episodes now, as the
+// final policy's summary does.
+func bestSummary(tr *ppo.Trainer) (*rlBestSummary, error) {
+	a, b, ok := tr.BestActor()
+	if !ok {
+		return nil, nil
+	}
+	s := &rlBestSummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TreeNodes: prunedNodes(tr, a)}
+	if len(s.Test) == 0 {
+		var err error
+		if s.Test, err = ppo.Returns(tr.Maker(), tr.Config().TestSeed, 5, a, nil); err != nil {
+			return nil, err
+		}
+	}
+	s.TestMean = ppo.Mean(s.Test)
+	return s, nil
+}
+
+// runPolicy returns the policy of a loaded run to evaluate or show: the
+// final actor, or with best the best-validation one, and a description of
+// it ("after N steps" / "at step N of M, the best validation policy
+// (validation V)"). path names the run in the error for a run without a
+// best policy.
+func runPolicy(tr *ppo.Trainer, path string, best bool) (policy.Actor, string, error) {
+	if !best {
+		return tr.Actor(), fmt.Sprintf("after %d steps", tr.Step()), nil
+	}
+	a, b, ok := tr.BestActor()
+	if !ok {
+		return nil, "", fmt.Errorf("%s: the run holds no best-validation policy (trained by a gdt before it kept one, or without validation episodes); leave out --best for the final policy", path)
+	}
+	return a, fmt.Sprintf("at step %d of %d, the best validation policy (validation %.2f)", b.Step, tr.Step(), b.Validation), nil
 }
 
 // loadRun loads the trainer of a run directory (or a checkpoint file).
@@ -233,11 +307,12 @@ func loadRun(path string) (*ppo.Trainer, error) {
 }
 
 func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("rl eval", "DIR [--episodes N] [--seed S]",
+	fs := newFlags("rl eval", "DIR [--episodes N] [--seed S] [--best]",
 		"Plays greedy episodes with the policy saved in DIR (test seeds 123456, … by default)\n"+
 			"and prints every return and their mean.", stderr)
 	episodes := fs.Int("episodes", 5, "number of episodes")
 	seed := fs.Int("seed", 123456, "seed of the first episode (the next ones use seed+1, …)")
+	best := fs.Bool("best", false, "use the best-validation policy instead of the final one.\n"+bestNote)
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
 		return err
@@ -250,11 +325,15 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	cfg := tr.Config()
-	rets, err := ppo.Returns(tr.Maker(), *seed, *episodes, tr.Actor(), nil)
+	actor, what, err := runPolicy(tr, arg, *best)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s %s after %d steps\n", cfg.Env, cfg.Method, tr.Step())
+	rets, err := ppo.Returns(tr.Maker(), *seed, *episodes, actor, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s %s %s\n", cfg.Env, cfg.Method, what)
 	for i, r := range rets {
 		fmt.Fprintf(stdout, "episode %d (seed %d): %.2f\n", i+1, *seed+i, r)
 	}
@@ -263,11 +342,12 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 }
 
 func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("rl show", "DIR [--format text|go|dot|json]",
+	fs := newFlags("rl show", "DIR [--format text|go|dot|json] [--best]",
 		"Prints the trained tree policy in DIR, pruned with the observation bounds\n"+
 			"(it acts exactly as the trained policy), naming observation features and actions.", stderr)
 	format := fs.String("format", "text", "text (indented rules), go (Go source), dot (Graphviz) or json")
 	pkg := fs.String("package", "policy", "package name of the generated Go source")
+	best := fs.Bool("best", false, "show the best-validation policy instead of the final one")
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
 		return err
@@ -276,7 +356,11 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	ta, ok := tr.Actor().(*policy.TreeActor)
+	actor, what, err := runPolicy(tr, arg, *best)
+	if err != nil {
+		return err
+	}
+	ta, ok := actor.(*policy.TreeActor)
 	if !ok {
 		return fmt.Errorf("%s: method %s has no tree to show (only sympol policies are trees)", arg, tr.Config().Method)
 	}
@@ -303,7 +387,7 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	switch *format {
 	case "text":
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s policy on %s after %d steps: %d nodes after pruning\n", tr.Config().Method, spec.ID, tr.Step(), pr.NumNodes())
+		fmt.Fprintf(&b, "%s policy on %s %s: %d nodes after pruning\n", tr.Config().Method, spec.ID, what, pr.NumNodes())
 		if spec.Action.Discrete() {
 			fmt.Fprintf(&b, "actions: %s\n\n", strings.Join(spec.ActionNames, ", "))
 		} else {

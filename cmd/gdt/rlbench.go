@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -202,8 +203,18 @@ func readRLRows(path string) ([]rlbench.Row, error) {
 }
 
 // appendRLRows appends rows to the CSV at path, writing the header first
-// if the file is new or empty.
+// if the file is new or empty. A file whose header is not the current one
+// (written by an older gdt, without the best-validation columns) is
+// rewritten with the current header, its rows kept, so that every line has
+// the same columns.
 func appendRLRows(path string, rs []rlbench.Row) error {
+	if head, err := csvHeader(path); err == nil && len(head) > 0 && !slices.Equal(head, rlbench.Header) {
+		prev, err := readRLRows(path)
+		if err != nil {
+			return err
+		}
+		return safefile.Write(path, func(w io.Writer) error { return rlbench.WriteCSV(w, append(prev, rs...)) })
+	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
@@ -225,6 +236,26 @@ func appendRLRows(path string, rs []rlbench.Row) error {
 		return err
 	}
 	return f.Close()
+}
+
+// csvHeader returns the first record of the CSV file at path (nil for an
+// empty file).
+func csvHeader(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cr := csv.NewReader(f)
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, nil
+	}
+	for i := range head {
+		head[i] = strings.TrimSpace(head[i])
+	}
+	return head, err
 }
 
 // runCaseStudy runs the DistShift recipe (spec §9) and writes

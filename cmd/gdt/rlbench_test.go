@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/csv"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	rlbench "github.com/gdt-ml/gdt/rl/bench"
 )
 
 // TestRLBenchCommand runs a tiny benchmark, resumes it (no training the
@@ -49,5 +53,48 @@ func TestRLBenchCommand(t *testing.T) {
 	}
 	if _, errOut, code := gdt(t, "rl", "bench", "--methods", "nope", "--out", filepath.Join(dir, "x.csv")); code != 2 || !strings.Contains(errOut, "nope") {
 		t.Errorf("bad method: exit %d, %s", code, errOut)
+	}
+}
+
+// TestAppendRLRowsUpgradesOldFile appends to a results file of an older
+// gdt (without the best-validation columns): the file is rewritten with
+// the current header, every line with the same columns, old rows kept.
+func TestAppendRLRowsUpgradesOldFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.csv")
+	old := "env,method,seed,steps,val_return,test_return,tree_nodes,seconds,algorithm,profile,variant,trained_steps,val_episodes,test_episodes,curve,error\n" +
+		"CartPole-v1,sympol,142,1000,500,450,31,1.500,ppo,default,,1024,500;500,400;500,,\n"
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	row := rlbench.Row{Env: "CartPole-v1", Method: "sympol", Seed: 242, Algorithm: "ppo", Profile: "default", Steps: 1000,
+		ValReturn: 480, TestReturn: 490, BestValReturn: 500, BestTestReturn: 470, BestStep: 512}
+	if err := appendRLRows(path, []rlbench.Row{row}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll() // fails on lines of differing widths
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 || !slices.Equal(recs[0], rlbench.Header) {
+		t.Fatalf("file after appending:\n%v", recs)
+	}
+	rows, err := readRLRows(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Seed != 142 || rows[0].TestReturn != 450 || rows[0].BestStep != 0 || rows[1].Seed != 242 || rows[1].BestStep != 512 || rows[1].BestTestReturn != 470 {
+		t.Errorf("rows %+v", rows)
+	}
+	// Appending to a current file only appends.
+	if err := appendRLRows(path, []rlbench.Row{row}); err != nil {
+		t.Fatal(err)
+	}
+	if rows, err = readRLRows(path); err != nil || len(rows) != 3 {
+		t.Errorf("%d rows, %v", len(rows), err)
 	}
 }

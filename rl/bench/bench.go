@@ -50,6 +50,15 @@ type Row struct {
 	TestEpisodes          []float64
 	Curve                 []Point // evaluations during training
 	Err                   string  // non-empty when the job failed
+	// BestValReturn, BestTestReturn and BestStep describe the training's
+	// best-validation policy (ppo.BestPolicy), an extra beside the
+	// protocol's figures above, which are the final policy's: its mean
+	// validation return, its mean return on the same test episodes, and the
+	// step of the evaluation that chose it. Only rows of a trained method
+	// (sympol, mlp, sdt) have one; BestStep 0 means none (the returns are
+	// then NaN), as in files written before these columns existed.
+	BestValReturn, BestTestReturn float64
+	BestStep                      int
 }
 
 // Point is one evaluation during training.

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"math"
 	"os"
 	"path/filepath"
@@ -251,6 +252,12 @@ func TestSmallRun(t *testing.T) {
 		if (r.Method != MLP) != (r.TreeNodes > 0) {
 			t.Errorf("%s: %d tree nodes", r.Method, r.TreeNodes)
 		}
+		// The trained methods have a best-validation policy, the derived ones none.
+		trained := r.Method == SYMPOL || r.Method == MLP
+		if trained != (r.BestStep > 0) || trained && (math.IsNaN(r.BestTestReturn) || r.BestValReturn < r.ValReturn) ||
+			!trained && !math.IsNaN(r.BestTestReturn) {
+			t.Errorf("%s: best step %d, validation %v (final %v), test %v", r.Method, r.BestStep, r.BestValReturn, r.ValReturn, r.BestTestReturn)
+		}
 		t.Logf("%s: val %.1f test %.1f nodes %d %.2fs", r.Method, r.ValReturn, r.TestReturn, r.TreeNodes, r.Seconds)
 	}
 	opt.Workers = 1
@@ -308,6 +315,101 @@ func TestCheckpointResume(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("checkpoint %s not removed (%v)", path, err)
+	}
+	b, ok := tr.Best()
+	if r := rows[0]; !ok || r.BestStep != b.Step || r.BestValReturn != b.Validation || r.BestTestReturn != mean(b.Test) {
+		t.Errorf("row best (step %d, %v, %v), trainer's %+v", r.BestStep, r.BestValReturn, r.BestTestReturn, b)
+	}
+}
+
+// TestCSVBestColumns checks that the best-validation columns come last and
+// survive a round trip, and that a file written before they existed (its
+// header and rows end at "error") still reads, as rows without a best.
+func TestCSVBestColumns(t *testing.T) {
+	if n := len(Header); Header[n-3] != "best_val_return" || Header[n-2] != "best_test_return" || Header[n-1] != "best_step" {
+		t.Fatalf("header ends %v", Header[n-3:])
+	}
+	rows := sampleRows()
+	rows[0].BestValReturn, rows[0].BestTestReturn, rows[0].BestStep = 480.5, 500, 2048
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	if !strings.HasSuffix(lines[1], ",480.5,500,2048") || !strings.HasSuffix(lines[2], ",,,") {
+		t.Errorf("rows end %q and %q", lines[1], lines[2])
+	}
+	back, err := ReadCSV(&buf, "r.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := back[0]; b.BestValReturn != 480.5 || b.BestTestReturn != 500 || b.BestStep != 2048 {
+		t.Errorf("read back best (%v, %v, %d)", b.BestValReturn, b.BestTestReturn, b.BestStep)
+	}
+	if b := back[1]; b.BestStep != 0 || !math.IsNaN(b.BestValReturn) || !math.IsNaN(b.BestTestReturn) {
+		t.Errorf("row without a best read as (%v, %v, %d)", b.BestValReturn, b.BestTestReturn, b.BestStep)
+	}
+
+	// A results file of an older gdt: 16 columns.
+	old := "env,method,seed,steps,val_return,test_return,tree_nodes,seconds,algorithm,profile,variant,trained_steps,val_episodes,test_episodes,curve,error\n" +
+		"CartPole-v1,sympol,142,1000,500,450,31,1.500,ppo,default,,1024,500;500,400;500,500 10 12 8,\n"
+	got, err := ReadCSV(strings.NewReader(old), "old.csv")
+	if err != nil {
+		t.Fatalf("old-format file: %v", err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d rows from the old-format file", len(got))
+	}
+	r := got[0]
+	if r.TestReturn != 450 || r.TreeNodes != 31 || len(r.TestEpisodes) != 2 || len(r.Curve) != 1 || r.Err != "" {
+		t.Errorf("old-format row %+v", r)
+	}
+	if r.BestStep != 0 || !math.IsNaN(r.BestValReturn) || !math.IsNaN(r.BestTestReturn) {
+		t.Errorf("old-format row has a best (%v, %v, %d)", r.BestValReturn, r.BestTestReturn, r.BestStep)
+	}
+	// Written again, it gains the (empty) best columns.
+	var again bytes.Buffer
+	if err := WriteCSV(&again, got); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&again).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := recs[1]; len(l) != len(Header) || l[len(l)-3]+l[len(l)-2]+l[len(l)-1] != "" {
+		t.Errorf("rewritten old row %q", l)
+	}
+}
+
+// TestTablesBestRow checks the returns table's extra row for the
+// best-validation policies: present, with the mean over seeds, only when
+// rows have one, and outside the normalised mean.
+func TestTablesBestRow(t *testing.T) {
+	rows := sampleRows()
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, rows); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), bestSuffix) {
+		t.Errorf("best row without best data:\n%s", md.String())
+	}
+	rows[0].BestValReturn, rows[0].BestTestReturn, rows[0].BestStep = 500, 450, 2048
+	second := rows[0]
+	second.Seed, second.BestTestReturn = 242, 470
+	rows = append(rows, second)
+	md.Reset()
+	if err := WriteMarkdown(&md, rows); err != nil {
+		t.Fatal(err)
+	}
+	s := md.String()
+	if want := "| sympol " + bestSuffix + " | 460 | – | – |\n"; !strings.Contains(s, want) {
+		t.Errorf("markdown lacks %q:\n%s", want, s)
+	}
+	if !strings.Contains(s, "best-validation policy, an extra") {
+		t.Errorf("returns note does not explain the best row:\n%s", s)
+	}
+	if strings.Count(s, bestSuffix) != 2 { // the row and the note
+		t.Errorf("best rows outside the returns table:\n%s", s)
 	}
 }
 

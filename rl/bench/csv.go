@@ -14,9 +14,13 @@ import (
 // Header is the column order of the results file. The first eight columns
 // are the protocol's; val_episodes and test_episodes hold the per-episode
 // returns (";"-separated) behind Cohen's d, curve the evaluations during
-// training ("step train trained applied" per point, ";"-separated).
+// training ("step train trained applied" per point, ";"-separated). The
+// last three describe the best-validation policy (Row.BestValReturn, …;
+// empty without one); files written before they existed read as rows
+// without one.
 var Header = []string{"env", "method", "seed", "steps", "val_return", "test_return", "tree_nodes", "seconds",
-	"algorithm", "profile", "variant", "trained_steps", "val_episodes", "test_episodes", "curve", "error"}
+	"algorithm", "profile", "variant", "trained_steps", "val_episodes", "test_episodes", "curve", "error",
+	"best_val_return", "best_test_return", "best_step"}
 
 func fmtFloat(v float64) string {
 	if math.IsNaN(v) {
@@ -43,10 +47,14 @@ func fmtCurve(c []Point) string {
 
 // record renders a row as CSV fields in Header order.
 func record(r Row) []string {
+	var bestVal, bestTest, bestStep string
+	if r.BestStep != 0 {
+		bestVal, bestTest, bestStep = fmtFloat(r.BestValReturn), fmtFloat(r.BestTestReturn), strconv.Itoa(r.BestStep)
+	}
 	return []string{r.Env, r.Method, strconv.Itoa(r.Seed), strconv.Itoa(r.Steps), fmtFloat(r.ValReturn),
 		fmtFloat(r.TestReturn), strconv.Itoa(r.TreeNodes), strconv.FormatFloat(r.Seconds, 'f', 3, 64),
 		r.Algorithm, r.Profile, r.Variant, strconv.Itoa(r.TrainedSteps), fmtList(r.ValEpisodes),
-		fmtList(r.TestEpisodes), fmtCurve(r.Curve), r.Err}
+		fmtList(r.TestEpisodes), fmtCurve(r.Curve), r.Err, bestVal, bestTest, bestStep}
 }
 
 // WriteCSV writes rows with a header line.
@@ -115,7 +123,7 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		for _, f := range []struct {
 			k string
 			p *int
-		}{{"seed", &row.Seed}, {"steps", &row.Steps}, {"tree_nodes", &row.TreeNodes}, {"trained_steps", &row.TrainedSteps}} {
+		}{{"seed", &row.Seed}, {"steps", &row.Steps}, {"tree_nodes", &row.TreeNodes}, {"trained_steps", &row.TrainedSteps}, {"best_step", &row.BestStep}} {
 			if *f.p, err = integer(f.k); err != nil {
 				return nil, err
 			}
@@ -123,7 +131,8 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		for _, f := range []struct {
 			k string
 			p *float64
-		}{{"val_return", &row.ValReturn}, {"test_return", &row.TestReturn}, {"seconds", &row.Seconds}} {
+		}{{"val_return", &row.ValReturn}, {"test_return", &row.TestReturn}, {"seconds", &row.Seconds},
+			{"best_val_return", &row.BestValReturn}, {"best_test_return", &row.BestTestReturn}} {
 			if *f.p, err = num(f.k); err != nil {
 				return nil, err
 			}

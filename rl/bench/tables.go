@@ -53,6 +53,7 @@ type cell struct {
 	testMeans []float64 // per seed
 	nodes     []float64
 	secs      []float64
+	bestTest  []float64 // per seed: mean test return of the best-validation policy, where known
 }
 
 func (c *cell) meanTest() float64 { return mean(c.test) }
@@ -95,6 +96,9 @@ func aggregateRows(rows []Row) *aggregate {
 			c.val = append(c.val, r.ValReturn)
 		}
 		c.testMeans = append(c.testMeans, r.TestReturn)
+		if r.BestStep != 0 && !math.IsNaN(r.BestTestReturn) {
+			c.bestTest = append(c.bestTest, r.BestTestReturn)
+		}
 		c.nodes = append(c.nodes, float64(r.TreeNodes))
 		c.secs = append(c.secs, r.Seconds)
 		seenEnv[r.Env] = true
@@ -292,6 +296,7 @@ func Tables(rows []Row) []Table {
 			extra = []string{"norm. mean (control)"}
 		}
 		t := Table{Title: "Mean test return (" + g.suffix() + ")", Header: a.header("method", a.envs, extra...)}
+		hasBest := false
 		for _, m := range methods {
 			r := []string{m}
 			for _, e := range a.envs {
@@ -310,8 +315,15 @@ func Tables(rows []Row) []Table {
 				}
 			}
 			t.Rows = append(t.Rows, r)
+			if br := bestRow(m, ms[m], a.envs, len(ctl) > 0); br != nil {
+				t.Rows = append(t.Rows, br)
+				hasBest = true
+			}
 		}
 		t.Note = fmt.Sprintf("Cells: our mean over %s test episodes (thesis in parentheses, spec §8.1–8.2/8.4/8.8).", episodesText(ms))
+		if hasBest {
+			t.Note += " Rows \"" + bestSuffix + "\": the mean test return of each training's best-validation policy, an extra outside the normalised mean; the method's own row is the final policy's (the thesis protocol)."
+		}
 		if len(ctl) > 0 {
 			t.Note += " Normalised mean: per control environment mapped to [0, 1] between the best method and the 20 % quantile of all test returns (spec §7.5)."
 		}
@@ -405,6 +417,34 @@ func Tables(rows []Row) []Table {
 	}
 	out = append(out, ablationTables(a)...)
 	return out
+}
+
+// bestSuffix marks the rows of best-validation policies in the returns
+// table.
+const bestSuffix = "(best validation policy)"
+
+// bestRow renders the returns-table row of method m's best-validation
+// policies (the mean over seeds of their mean test returns per
+// environment), or nil when no environment has one. norm adds the empty
+// normalised-mean cell.
+func bestRow(m string, cells map[string]*cell, envs []string, norm bool) []string {
+	r := []string{m + " " + bestSuffix}
+	found := false
+	for _, e := range envs {
+		if c := cells[e]; c != nil && len(c.bestTest) > 0 {
+			r = append(r, fmtNum(mean(c.bestTest)))
+			found = true
+		} else {
+			r = append(r, "–")
+		}
+	}
+	if !found {
+		return nil
+	}
+	if norm {
+		r = append(r, "–")
+	}
+	return r
 }
 
 func episodesText(ms map[string]map[string]*cell) string {

@@ -31,6 +31,18 @@ type checkpoint struct {
 	ActorOpt     *optim.State
 	CriticOpt    *optim.State
 	Plateau      optim.PlateauState
+	// Best is the best-validation policy; nil when there is none, and in
+	// checkpoints written before gdt kept it (gob leaves it nil), which
+	// load as "no best yet".
+	Best *checkpointBest
+}
+
+// checkpointBest is the saved best-validation policy.
+type checkpointBest struct {
+	Iteration, Step int
+	Validation      float64
+	Test            []float64
+	Actor           map[string][]float32
 }
 
 func tensorMap(ts []policy.Tensor) map[string][]float32 {
@@ -65,10 +77,16 @@ func (t *Trainer) Save(path string) error {
 		Actor: tensorMap(t.actor.Tensors()), Critic: tensorMap(t.critic.Tensors()),
 		ActorOpt: t.aOpt.State(), CriticOpt: t.cOpt.State(), Plateau: t.plat.State(),
 	}
+	if b := t.best; b != nil {
+		ck.Best = &checkpointBest{Iteration: b.info.Iteration, Step: b.info.Step, Validation: b.info.Validation,
+			Test: b.info.Test, Actor: tensorMap(b.actor.Tensors())}
+	}
 	return safefile.Write(path, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&ck) })
 }
 
-// Load restores a trainer from a checkpoint written by Save. Training
+// Load restores a trainer from a checkpoint written by Save, with its
+// best-validation policy (a checkpoint written before gdt kept one loads
+// with none: see Trainer.Best). Training
 // continues from the saved iteration; the environments start fresh
 // episodes (their seeds derived from the seed and the iteration), so a
 // resumed run matches an uninterrupted one in everything but the episodes
@@ -119,6 +137,17 @@ func Load(path string, modify func(*Config) error) (*Trainer, error) {
 	}
 	if err := t.plat.SetState(ck.Plateau); err != nil {
 		return nil, fmt.Errorf("%s: plateau: %w", path, err)
+	}
+	if b := ck.Best; b != nil {
+		a, err := t.newActor()
+		if err != nil {
+			return nil, fmt.Errorf("%s: best policy: %w", path, err)
+		}
+		if err := loadTensors("best-policy actor", a.Tensors(), b.Actor); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		t.prepareBest(a)
+		t.best = &bestState{info: BestPolicy{Iteration: b.Iteration, Step: b.Step, Validation: b.Validation, Test: b.Test}, actor: a}
 	}
 	// Fresh episodes for the resumed part, from a seed derived from the
 	// run's seed and the iteration.

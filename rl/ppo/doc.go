@@ -38,6 +38,22 @@
 // of training and evaluation; Trainer.Maker gives the environment as the
 // policy sees it.
 //
+// # Best-validation policy
+//
+// Besides the final policy the trainer keeps the best-validation policy,
+// as Stable-Baselines3's EvalCallback(best_model_save_path) does: a copy of
+// the actor's parameters whenever an evaluation's validation return is
+// strictly greater than every earlier one (the first evaluation always
+// counts), saved in checkpoints, and played on the same test episodes at the
+// final evaluation (Trainer.Best, Trainer.BestActor). It is an extra: the
+// figure a run reports stays the final policy's test return (the thesis
+// protocol), and keeping the copy changes no random stream, so a seed gives
+// the same final results bit for bit. Where validation and test episodes
+// are the same episode — MiniGrid-DistShift1-v0 has a fixed layout, so
+// every seed plays the same episode — choosing the best policy by its
+// validation return selects on the test episode, and its test return is not
+// an independent estimate.
+//
 // # Use
 //
 //	cfg, _ := ppo.Preset("CartPole-v1", ppo.MethodSYMPOL) // §8.9 best hyperparameters

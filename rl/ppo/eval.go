@@ -59,7 +59,9 @@ func Mean(x []float64) float64 {
 }
 
 // evaluate runs the validation episodes (seeds Seed+0…), feeds the plateau
-// scheduler and, with test, the test episodes (seeds TestSeed+0…).
+// scheduler, keeps the best-validation policy (trackBest) and, with test,
+// plays the test episodes (seeds TestSeed+0…) with the current actor and
+// with the best-validation policy.
 func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	cfg := t.cfg
 	rec := EvalRecord{Iteration: t.iter, Step: t.global, LRScale: t.plat.Scale()}
@@ -77,9 +79,17 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 			}
 			rec.LRScale = t.plat.Scale()
 		}
+		if err := t.trackBest(rec.Validation); err != nil {
+			return rec, err
+		}
 		if test {
 			if rec.Test, err = Returns(t.maker, cfg.TestSeed, cfg.EvalEpisodes, t.actor, nil); err != nil {
 				return rec, err
+			}
+			if t.best != nil {
+				if t.best.info.Test, err = Returns(t.maker, cfg.TestSeed, cfg.EvalEpisodes, t.best.actor, nil); err != nil {
+					return rec, err
+				}
 			}
 		}
 	}

@@ -56,7 +56,8 @@ type Trainer struct {
 	trainSec     float64
 	rolloutSec   float64
 	history      []EvalRecord
-	recent       []float64 // ring of recent episode returns
+	best         *bestState // best-validation policy (see Best); nil while there is none
+	recent       []float64  // ring of recent episode returns
 	recentN      int
 	episodes     int
 
@@ -98,19 +99,7 @@ func New(cfg Config) (*Trainer, error) {
 	}
 	t.A, t.AD = t.dist.Outputs(), t.dist.ActionDim()
 	seed := uint64(cfg.InitSeed)
-	switch cfg.Method {
-	case MethodSYMPOL:
-		t.actor, err = policy.NewTreeActor(t.F, t.dist, cfg.Depth, seed, cfg.Workers)
-	case MethodMLP:
-		if cfg.MLPReferenceArch && t.dist.Discrete {
-			t.actor, err = policy.NewMLPActorReference(t.F, t.dist, cfg.MLPWidth, cfg.MLPLayers, seed+1000)
-		} else {
-			t.actor, err = policy.NewMLPActor(t.F, t.dist, repeat(cfg.MLPWidth, cfg.MLPLayers), seed+1000)
-		}
-	case MethodSDT:
-		t.actor, err = sdt.NewActor(t.F, t.dist, sdt.Config{Depth: cfg.Depth, Temperature: cfg.Temperature}, seed+3000)
-	}
-	if err != nil {
+	if t.actor, err = t.newActor(); err != nil {
 		return nil, err
 	}
 	switch cfg.Critic {
@@ -138,6 +127,26 @@ func New(cfg Config) (*Trainer, error) {
 	t.evalr = Evaluator{Every: cfg.EvalFreq, Total: cfg.TotalSteps}
 	t.alloc()
 	return t, nil
+}
+
+// newActor builds an actor of the configured method, initialised from
+// cfg.InitSeed: the trained actor, and the copies that hold the
+// best-validation policy.
+func (t *Trainer) newActor() (policy.Actor, error) {
+	cfg := t.cfg
+	seed := uint64(cfg.InitSeed)
+	switch cfg.Method {
+	case MethodSYMPOL:
+		return policy.NewTreeActor(t.F, t.dist, cfg.Depth, seed, cfg.Workers)
+	case MethodMLP:
+		if cfg.MLPReferenceArch && t.dist.Discrete {
+			return policy.NewMLPActorReference(t.F, t.dist, cfg.MLPWidth, cfg.MLPLayers, seed+1000)
+		}
+		return policy.NewMLPActor(t.F, t.dist, repeat(cfg.MLPWidth, cfg.MLPLayers), seed+1000)
+	case MethodSDT:
+		return sdt.NewActor(t.F, t.dist, sdt.Config{Depth: cfg.Depth, Temperature: cfg.Temperature}, seed+3000)
+	}
+	return nil, fmt.Errorf("method %q: expected %s, %s or %s", cfg.Method, MethodSYMPOL, MethodMLP, MethodSDT)
 }
 
 func repeat(w, n int) []int {

@@ -1,0 +1,101 @@
+package ppo
+
+import (
+	"github.com/gdt-ml/gdt/rl/policy"
+)
+
+// BestPolicy describes the best-validation policy of a run: the actor's
+// parameters at the evaluation whose validation return was strictly greater
+// than that of every earlier evaluation (the first evaluation always
+// counts), as Stable-Baselines3's EvalCallback(best_model_save_path) keeps
+// it. It is an extra: the figure a run reports (the thesis protocol) is the
+// final policy's test return.
+type BestPolicy struct {
+	Iteration  int     // iteration of the evaluation
+	Step       int     // environment steps at the evaluation
+	Validation float64 // its mean validation return
+	// Test holds the returns of this policy on the test episodes (seeds
+	// TestSeed+0…, the final policy's episodes), played at the final
+	// evaluation; nil before it.
+	Test []float64
+}
+
+// bestState is a trainer's best-validation policy: its record and a
+// separate actor holding a copy of its parameters.
+type bestState struct {
+	info  BestPolicy
+	actor policy.Actor
+}
+
+// Best returns the record of the best-validation policy so far and whether
+// there is one (none before the first evaluation, without validation
+// episodes, or after resuming a checkpoint written before gdt kept the best
+// until an evaluation beats every earlier one).
+func (t *Trainer) Best() (BestPolicy, bool) {
+	if t.best == nil {
+		return BestPolicy{}, false
+	}
+	b := t.best.info
+	b.Test = append([]float64(nil), b.Test...)
+	if len(b.Test) == 0 {
+		b.Test = nil
+	}
+	return b, true
+}
+
+// BestActor returns the best-validation policy as an actor of its own (not
+// the one being trained; a later improvement replaces it with a new actor
+// rather than changing it), its record, and whether there is one (see
+// Best). Use it for inference only.
+func (t *Trainer) BestActor() (policy.Actor, BestPolicy, bool) {
+	b, ok := t.Best()
+	if !ok {
+		return nil, b, false
+	}
+	return t.best.actor, b, true
+}
+
+// copyActor returns a new actor of the configured method holding the
+// values of src's tensors (which must have the trainer's layout), ready
+// for inference.
+func (t *Trainer) copyActor(src policy.Actor) (policy.Actor, error) {
+	a, err := t.newActor()
+	if err != nil {
+		return nil, err
+	}
+	dst := a.Tensors()
+	for i, x := range src.Tensors() {
+		copy(dst[i].Value, x.Value)
+	}
+	t.prepareBest(a)
+	return a, nil
+}
+
+// prepareBest readies a best-policy actor whose tensors were just written:
+// derived state and the same helper-pool setting as the trained actor (the
+// outputs do not depend on it).
+func (t *Trainer) prepareBest(a policy.Actor) {
+	if p, ok := a.(interface{ SetPool(bool) }); ok && !t.cfg.Serial {
+		p.SetPool(true)
+	}
+	a.Changed()
+}
+
+// trackBest makes the current actor the best-validation policy when the
+// validation return val of the evaluation being recorded is strictly
+// greater than that of every earlier evaluation in the history (so a run
+// resumed from a checkpoint without a best never names a policy worse than
+// an earlier evaluation). It touches no random stream or training state.
+func (t *Trainer) trackBest(val float64) error {
+	for _, r := range t.history {
+		if !(val > r.Validation) {
+			return nil
+		}
+	}
+	a, err := t.copyActor(t.actor)
+	if err != nil {
+		return err
+	}
+	t.best = &bestState{info: BestPolicy{Iteration: t.iter, Step: t.global, Validation: val}, actor: a}
+	return nil
+}

@@ -1,0 +1,233 @@
+package ppo
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/gdt-ml/gdt/rl/policy"
+)
+
+// smallCartPole is a fast SYMPOL CartPole configuration: a narrow critic,
+// short rollouts, evalFreq steps between evaluations.
+func smallCartPole(t *testing.T, steps, evalFreq int) Config {
+	t.Helper()
+	cfg, err := Preset("CartPole-v1", MethodSYMPOL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TotalSteps, cfg.CriticWidth, cfg.CriticLayers, cfg.NSteps, cfg.EvalFreq = steps, 16, 1, 128, evalFreq
+	return cfg
+}
+
+// sameTensors reports whether two actors hold the same values bit for bit.
+func sameTensors(a, b policy.Actor) bool {
+	x, y := a.Tensors(), b.Tensors()
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i].Name != y[i].Name || len(x[i].Value) != len(y[i].Value) {
+			return false
+		}
+		for k := range x[i].Value {
+			if math.Float32bits(x[i].Value[k]) != math.Float32bits(y[i].Value[k]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkBest checks the best-validation policy of a finished trainer
+// against its history: its validation return is the first maximum of the
+// history's, replaying the validation and test episodes with its actor
+// gives its record's returns, and its actor is not the trained one.
+func checkBest(t *testing.T, tr *Trainer) BestPolicy {
+	t.Helper()
+	cfg := tr.Config()
+	a, b, ok := tr.BestActor()
+	if !ok {
+		t.Fatal("no best-validation policy after training")
+	}
+	h := tr.History()
+	first := -1
+	for i, r := range h {
+		if r.Validation > b.Validation {
+			t.Errorf("evaluation at step %d has validation %v > best %v (step %d)", r.Step, r.Validation, b.Validation, b.Step)
+		}
+		if first < 0 && r.Validation == b.Validation {
+			first = i
+		}
+	}
+	if first < 0 || h[first].Step != b.Step || h[first].Iteration != b.Iteration {
+		t.Errorf("best at step %d (iteration %d) with %v is not the first maximum of the history %+v", b.Step, b.Iteration, b.Validation, h)
+	}
+	if a == tr.Actor() {
+		t.Error("BestActor returns the trained actor itself, not a copy")
+	}
+	val, err := Returns(tr.Maker(), cfg.Seed, cfg.EvalEpisodes, a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Mean(val) != b.Validation {
+		t.Errorf("best actor replays validation %v, recorded %v", Mean(val), b.Validation)
+	}
+	test, err := Returns(tr.Maker(), cfg.TestSeed, cfg.EvalEpisodes, a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Test) != cfg.EvalEpisodes || !slices.Equal(test, b.Test) {
+		t.Errorf("best test returns %v, replayed %v", b.Test, test)
+	}
+	return b
+}
+
+// TestBestPolicyTracked trains with frequent evaluations and checks the
+// best-validation policy against the history; a second run with a single
+// evaluation (the final one) checks that the best then is the final policy
+// with the final test returns, bit for bit.
+func TestBestPolicyTracked(t *testing.T) {
+	tr, err := New(smallCartPole(t, 6000, 500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := tr.Best(); ok {
+		t.Fatal("a best policy before the first evaluation")
+	}
+	if err := tr.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(tr.History()); n < 4 {
+		t.Fatalf("only %d evaluations; the test needs several", n)
+	}
+	b := checkBest(t, tr)
+	t.Logf("%d evaluations, best at step %d of %d: validation %v, test %v", len(tr.History()), b.Step, tr.Step(), b.Validation, b.Test)
+
+	// The first iteration's batch covers the budget: the first evaluation
+	// is the final one.
+	one, err := New(smallCartPole(t, 100, 50_000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := one.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	h := one.History()
+	b = checkBest(t, one)
+	last := h[len(h)-1]
+	if len(h) != 1 || b.Step != last.Step {
+		t.Fatalf("%d evaluations, best at step %d, want one, the final at step %d", len(h), b.Step, last.Step)
+	}
+	a, _, _ := one.BestActor()
+	if !sameTensors(a, one.Actor()) {
+		t.Error("the best policy is the final evaluation's but its parameters differ from the final actor's")
+	}
+	if !slices.Equal(b.Test, last.Test) || b.Validation != last.Validation {
+		t.Errorf("best validation %v, test returns %v; final %v, %v", b.Validation, b.Test, last.Validation, last.Test)
+	}
+}
+
+// TestBestNotWithoutValidation checks that a run without validation
+// episodes keeps no best policy.
+func TestBestNotWithoutValidation(t *testing.T) {
+	cfg := smallCartPole(t, 1000, 500)
+	cfg.EvalEpisodes = 0
+	tr, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := tr.Best(); ok {
+		t.Errorf("best policy %+v without validation episodes", b)
+	}
+}
+
+// TestBestCheckpoint checks that a checkpoint keeps the best policy, that a
+// checkpoint without one (as written before gdt kept it) loads with no
+// best, and that training on from it names a best only when it beats every
+// earlier evaluation.
+func TestBestCheckpoint(t *testing.T) {
+	a, err := New(smallCartPole(t, 5000, 500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 4; i++ {
+		if _, err := a.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, ok := a.Best()
+	if !ok {
+		t.Fatal("no best policy after 4 iterations with evaluations")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ck")
+	if err := a.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := b.Best()
+	if !ok || got.Step != want.Step || got.Iteration != want.Iteration || got.Validation != want.Validation || !slices.Equal(got.Test, want.Test) {
+		t.Fatalf("loaded best %+v (%v), want %+v", got, ok, want)
+	}
+	ab, _, _ := a.BestActor()
+	bb, _, _ := b.BestActor()
+	if !sameTensors(ab, bb) {
+		t.Fatal("the loaded best actor differs from the saved one")
+	}
+	if err := b.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	checkBest(t, b)
+
+	// The same checkpoint without the best, as an older gdt wrote it.
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ck checkpoint
+	if err := gob.NewDecoder(bytes.NewReader(raw)).Decode(&ck); err != nil {
+		t.Fatal(err)
+	}
+	ck.Best = nil
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(&ck); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(dir, "old")
+	if err := os.WriteFile(old, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(old, nil)
+	if err != nil {
+		t.Fatalf("checkpoint without a best: %v", err)
+	}
+	if _, ok := c.Best(); ok {
+		t.Fatal("a checkpoint without a best loads with one")
+	}
+	if err := c.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if cb, ok := c.Best(); ok {
+		h := c.History()
+		for _, r := range h {
+			if r.Step < cb.Step && !(cb.Validation > r.Validation) {
+				t.Errorf("best after resuming (step %d, %v) does not beat the earlier evaluation at step %d (%v)", cb.Step, cb.Validation, r.Step, r.Validation)
+			}
+		}
+		checkBest(t, c)
+	} else {
+		t.Logf("no evaluation after resuming beat the earlier ones: no best")
+	}
+}
