@@ -2,6 +2,7 @@ package ppo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -366,6 +367,9 @@ func (t *Trainer) Iterate() (Progress, error) {
 	if err := t.update(T, K, rng.New(streamSeed(cfg.Seed, t.iter, 2))); err != nil {
 		return Progress{}, err
 	}
+	if err := t.checkFinite(); err != nil {
+		return Progress{}, err
+	}
 	el := time.Since(start).Seconds()
 	t.trainSec += el
 	p := Progress{Iteration: t.iter, Step: t.global, Total: cfg.TotalSteps, Episodes: t.episodes, RecentReturn: t.recentMean()}
@@ -380,6 +384,30 @@ func (t *Trainer) Iterate() (Progress, error) {
 		p.Eval = &rec
 	}
 	return p, nil
+}
+
+// ErrDiverged marks a training whose parameters stopped being finite.
+var ErrDiverged = errors.New("training diverged")
+
+// checkFinite returns ErrDiverged, naming the tensor, the iteration and the
+// step, when an actor or critic parameter is NaN or infinite after an
+// update: such a run cannot recover, and without the check it would run to
+// its budget reporting NaN returns.
+func (t *Trainer) checkFinite() error {
+	for _, net := range []struct {
+		name string
+		n    policy.Net
+	}{{"actor", t.actor}, {"critic", t.critic}} {
+		for _, ts := range net.n.Tensors() {
+			for i, v := range ts.Value {
+				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+					return fmt.Errorf("%w: %s tensor %s[%d] = %v after iteration %d (step %d); lower the learning rates or the entropy coefficient",
+						ErrDiverged, net.name, ts.Name, i, v, t.iter, t.global)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 func (t *Trainer) recentMean() float64 {
