@@ -455,3 +455,41 @@ func FuzzReadCSV(f *testing.F) {
 		}
 	})
 }
+
+func TestSeedInterval(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name      string
+		x         []float64
+		m, lo, hi float64
+		ok        bool
+	}{
+		// scipy.stats.t.interval(0.95, 4, loc=mean, scale=sem) of SYMPOL's
+		// Acrobot seeds 142…542 (results/rl-control.csv)
+		{"acrobot 5 seeds", []float64{-79.6, -93.8, -84.2, -79.4, -85.4}, -84.48, -91.757465, -77.202535, true},
+		{"two values", []float64{1, 3}, 2, 2 - 12.706205, 2 + 12.706205, true},
+		{"non-finite dropped", []float64{1, nan, 3, math.Inf(1)}, 2, 2 - 12.706205, 2 + 12.706205, true},
+		{"constant", []float64{5, 5, 5}, 5, 5, 5, true},
+		{"one value", []float64{5}, nan, nan, nan, false},
+		{"none", nil, nan, nan, nan, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, lo, hi, ok := SeedInterval(tc.x)
+			if ok != tc.ok {
+				t.Fatalf("ok = %v, want %v", ok, tc.ok)
+			}
+			if !ok {
+				if !math.IsNaN(m) || !math.IsNaN(lo) || !math.IsNaN(hi) {
+					t.Fatalf("got %v [%v, %v], want NaNs", m, lo, hi)
+				}
+				return
+			}
+			for _, p := range [][2]float64{{m, tc.m}, {lo, tc.lo}, {hi, tc.hi}} {
+				if math.Abs(p[0]-p[1]) > 1e-5 {
+					t.Fatalf("got %v [%v, %v], want %v [%v, %v]", m, lo, hi, tc.m, tc.lo, tc.hi)
+				}
+			}
+		})
+	}
+}

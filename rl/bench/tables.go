@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/gdt-ml/gdt/metrics"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Table is one rendered results table.
@@ -161,6 +163,64 @@ func beside(ours float64, thesis map[string]float64, key string) string {
 		s += " (" + strconv.FormatFloat(t, 'f', -1, 64) + ")"
 	}
 	return s
+}
+
+// SeedInterval returns the mean of x (one value per training) and the
+// bounds of its two-sided 95 % Student-t confidence interval, mean ±
+// t(0.975, n−1)·sd/√n; ok is false with fewer than two finite values.
+func SeedInterval(x []float64) (m, lo, hi float64, ok bool) {
+	var v []float64
+	for _, a := range x {
+		if !math.IsNaN(a) && !math.IsInf(a, 0) {
+			v = append(v, a)
+		}
+	}
+	if len(v) < 2 {
+		return math.NaN(), math.NaN(), math.NaN(), false
+	}
+	m = stat.Mean(v, nil)
+	half := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(v) - 1)}.Quantile(0.975) *
+		stat.StdDev(v, nil) / math.Sqrt(float64(len(v)))
+	return m, m - half, m + half, true
+}
+
+// intervalTable renders per method and environment the mean over
+// trainings of their mean test returns with its 95 % interval, and whether
+// the thesis's figure lies inside it; ok is false when no cell has two
+// trainings.
+func (a *aggregate) intervalTable(g group, methods []string, ms map[string]map[string]*cell, thesis thesisTable) (Table, bool) {
+	envs := a.envs
+	t := Table{Title: "Test return over trainings: mean and 95 % interval (" + g.suffix() + ")", Header: a.header("method", envs)}
+	any := false
+	for _, m := range methods {
+		r := []string{m}
+		for _, e := range envs {
+			c := ms[m][e]
+			if c == nil {
+				r = append(r, "–")
+				continue
+			}
+			mean, lo, hi, ok := SeedInterval(c.testMeans)
+			if !ok {
+				r = append(r, "–")
+				continue
+			}
+			any = true
+			cellText := fmt.Sprintf("%s [%s, %s] (%d)", fmtNum(mean), fmtNum(lo), fmtNum(hi), len(c.testMeans))
+			if th, ok := thesis[m][LookupEnv(e).Short]; ok {
+				if th >= lo && th <= hi {
+					cellText += " ✓"
+				} else {
+					cellText += " ✗"
+				}
+			}
+			r = append(r, cellText)
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	t.Note = "Cells: mean over trainings of their mean test returns, [95 % Student-t interval of that mean], (number of trainings); ✓ / ✗: the thesis's figure lies inside / outside the interval. " +
+		"With few trainings the interval is wide: a thesis figure outside it is evidence of a real difference, one inside it is no evidence of a match."
+	return t, any
 }
 
 // CohensD is the information loss of spec §7.3 between the trained
@@ -328,6 +388,9 @@ func Tables(rows []Row) []Table {
 			t.Note += " Normalised mean: per control environment mapped to [0, 1] between the best method and the 20 % quantile of all test returns (spec §7.5)."
 		}
 		out = append(out, t)
+		if it, ok := a.intervalTable(g, methods, ms, thesis); ok {
+			out = append(out, it)
+		}
 		if len(ctl) == 0 {
 			continue
 		}
