@@ -229,9 +229,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	sum.TestMean = ppo.Mean(sum.Test)
 	sum.TreeNodes = prunedNodes(tr, tr.Actor())
-	if sum.Best, err = bestSummary(tr); err != nil {
-		return err
-	}
+	sum.Best = bestSummary(tr)
 	if err := safefile.Write(filepath.Join(*out, "result.json"), func(w io.Writer) error {
 		e := json.NewEncoder(w)
 		e.SetIndent("", "  ")
@@ -262,24 +260,16 @@ func prunedNodes(tr *ppo.Trainer, a policy.Actor) int {
 	return 0
 }
 
-// bestSummary describes the trainer's best-validation policy for
-// result.json (nil without one). Its test returns come from the final
-// evaluation; a trainer without them plays the test episodes now, as the
-// final policy's summary does.
-func bestSummary(tr *ppo.Trainer) (*rlBestSummary, error) {
+// bestSummary describes the finished trainer's best-validation policy for
+// result.json (nil without one); its test returns are those the final
+// evaluation played (a best exists only with validation episodes, and then
+// the final evaluation always plays the test episodes with it).
+func bestSummary(tr *ppo.Trainer) *rlBestSummary {
 	a, b, ok := tr.BestActor()
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	s := &rlBestSummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TreeNodes: prunedNodes(tr, a)}
-	if len(s.Test) == 0 {
-		var err error
-		if s.Test, err = ppo.Returns(tr.Maker(), tr.Config().TestSeed, 5, a, nil); err != nil {
-			return nil, err
-		}
-	}
-	s.TestMean = ppo.Mean(s.Test)
-	return s, nil
+	return &rlBestSummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: ppo.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
 }
 
 // runPolicy returns the policy of a loaded run to evaluate or show: the

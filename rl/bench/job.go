@@ -271,9 +271,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		r.Seconds += a.secs
 		r.BestValReturn, r.BestTestReturn = math.NaN(), math.NaN()
 		if m == j.base {
-			if err := bestOf(tr, &r); err != nil {
-				return nil, err
-			}
+			bestOf(tr, &r)
 		}
 		rows = append(rows, r)
 	}
@@ -285,24 +283,12 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 }
 
 // bestOf fills the best-validation columns of the trained method's row
-// from the trainer's best policy (none: BestStep 0). Its test returns come
-// from the final evaluation; without them (not expected) the test episodes
-// are played now.
-func bestOf(tr *ppo.Trainer, r *Row) error {
-	a, b, ok := tr.BestActor()
-	if !ok {
-		return nil
+// from the finished trainer's best policy (none: BestStep 0), whose test
+// returns the final evaluation played.
+func bestOf(tr *ppo.Trainer, r *Row) {
+	if b, ok := tr.Best(); ok {
+		r.BestStep, r.BestValReturn, r.BestTestReturn = b.Step, b.Validation, mean(b.Test)
 	}
-	test := b.Test
-	if len(test) == 0 {
-		cfg := tr.Config()
-		var err error
-		if test, err = ppo.Returns(tr.Maker(), cfg.TestSeed, max(cfg.EvalEpisodes, 1), a, nil); err != nil {
-			return err
-		}
-	}
-	r.BestStep, r.BestValReturn, r.BestTestReturn = b.Step, b.Validation, mean(test)
-	return nil
 }
 
 // extract builds the applied model of a derived method from the trainer's
