@@ -162,51 +162,30 @@ func (c Config) validate(task data.Task) error {
 	return nil
 }
 
-// optionNames lists the keys ParseOptions accepts.
-var optionNames = []string{"depth", "lr_index", "lr_values", "lr_leaf", "split", "init", "batch_size", "epochs", "patience",
-	"restarts", "loss", "focal_gamma", "poly_loss", "poly_epsilon", "class_weights", "cosine_decay_steps", "prune", "parallel"}
+// optionNames lists the keys ParseOptions accepts: the shared training
+// options (model.TreeTrainingNames) and GradTree's own.
+var optionNames = append(append([]string{}, model.TreeTrainingNames...), "init", "poly_loss", "poly_epsilon", "prune")
 
 // ParseOptions reads GradTree options given as text (CLI --set key=value).
 func ParseOptions(opts map[string]string) (Config, error) {
 	var c Config
+	shared := model.TreeTraining{Depth: &c.Depth, LRIndex: &c.LRIndex, LRValues: &c.LRValues, LRLeaf: &c.LRLeaf,
+		Split: &c.Split, BatchSize: &c.BatchSize, MaxEpochs: &c.MaxEpochs, Patience: &c.Patience, Restarts: &c.Restarts,
+		Loss: &c.Loss, FocalGamma: &c.FocalGamma, ClassWeights: &c.ClassWeights, CosineDecaySteps: &c.CosineDecaySteps,
+		Parallel: &c.Parallel}
 	err := model.EachOption("gradtree", opts, optionNames, func(o *model.Option) error {
+		if shared.Set(o) {
+			return nil
+		}
 		switch o.Key {
-		case "depth", "max_depth":
-			c.Depth = o.Int()
-		case "lr_index", "learning_rate_index":
-			c.LRIndex = o.Float()
-		case "lr_values", "learning_rate_values":
-			c.LRValues = o.Float()
-		case "lr_leaf", "learning_rate_leaf":
-			c.LRLeaf = o.Float()
-		case "split", "split_function":
-			c.Split = o.Lower()
 		case "init", "initializer":
 			c.Init = o.Lower()
-		case "batch_size":
-			c.BatchSize = o.Int()
-		case "epochs", "max_epochs":
-			c.MaxEpochs = o.Int()
-		case "patience", "early_stopping_epochs":
-			c.Patience = o.Int()
-		case "restarts":
-			c.Restarts = o.Int()
-		case "loss":
-			c.Loss = o.Lower()
-		case "focal_gamma":
-			c.FocalGamma = o.Float()
 		case "poly_loss":
 			c.PolyLoss = o.Bool()
 		case "poly_epsilon":
 			c.PolyEpsilon = o.Float()
-		case "class_weights":
-			c.ClassWeights = o.Lower()
-		case "cosine_decay_steps":
-			c.CosineDecaySteps = o.Float()
 		case "prune":
 			c.NoPrune = !o.Bool()
-		case "parallel":
-			c.Parallel = o.Int()
 		default:
 			return model.ErrUnknownOption
 		}

@@ -242,13 +242,11 @@ func BatchSize(bs, n int) int {
 	return b
 }
 
-// optionNames lists the keys ParseOptions accepts (canonical spellings).
-var optionNames = []string{
-	"n_estimators", "depth", "learning_rate", "lr_weights", "lr_index", "lr_values", "lr_leaf",
-	"cosine_decay_steps", "selected_variables", "data_subset_fraction", "bootstrap", "dropout",
-	"split", "estimator_weights", "estimator_leaf_weights", "loss", "focal_factor", "focal_gamma",
-	"class_weights", "batch_size", "epochs", "patience", "restarts", "seed", "workers", "parallel", "save_dense",
-}
+// optionNames lists the keys ParseOptions accepts (canonical spellings):
+// the shared training options (model.TreeTrainingNames) and GRANDE's own.
+var optionNames = append([]string{"n_estimators", "learning_rate", "lr_weights"}, append(append([]string{}, model.TreeTrainingNames...),
+	"selected_variables", "data_subset_fraction", "bootstrap", "dropout", "estimator_weights", "estimator_leaf_weights",
+	"focal_factor", "seed", "workers", "save_dense")...)
 
 // ParseOptions reads GRANDE options given as text (CLI --set key=value).
 // Keys (dashes or underscores): n_estimators, depth, learning_rate (all
@@ -263,25 +261,22 @@ var optionNames = []string{
 // parallel, save_dense.
 func ParseOptions(opts map[string]string) (Config, error) {
 	var c Config
+	shared := model.TreeTraining{Depth: &c.Depth, LRIndex: &c.LRIndex, LRValues: &c.LRValues, LRLeaf: &c.LRLeaf,
+		Split: &c.Split, BatchSize: &c.BatchSize, MaxEpochs: &c.MaxEpochs, Patience: &c.Patience, Restarts: &c.Restarts,
+		Loss: &c.Loss, FocalGamma: &c.FocalGamma, ClassWeights: &c.ClassWeights, CosineDecaySteps: &c.CosineDecaySteps,
+		Parallel: &c.Parallel}
 	err := model.EachOption("grande", opts, optionNames, func(o *model.Option) error {
+		if shared.Set(o) {
+			return nil
+		}
 		switch o.Key {
 		case "n_estimators", "trees", "estimators":
 			c.Trees = o.Int()
-		case "depth", "max_depth":
-			c.Depth = o.Int()
 		case "learning_rate", "lr":
 			lr := o.Float()
 			c.LRWeights, c.LRIndex, c.LRValues, c.LRLeaf = lr, lr, lr, lr
 		case "lr_weights", "learning_rate_weights":
 			c.LRWeights = o.Float()
-		case "lr_index", "learning_rate_index":
-			c.LRIndex = o.Float()
-		case "lr_values", "learning_rate_values":
-			c.LRValues = o.Float()
-		case "lr_leaf", "learning_rate_leaf":
-			c.LRLeaf = o.Float()
-		case "cosine_decay_steps":
-			c.CosineDecaySteps = o.Float()
 		case "selected_variables":
 			c.SelectedVariables = o.Float()
 		case "data_subset_fraction":
@@ -290,8 +285,6 @@ func ParseOptions(opts map[string]string) (Config, error) {
 			c.Bootstrap = o.Bool()
 		case "dropout":
 			c.Dropout = o.Float()
-		case "split", "split_function":
-			c.Split = o.Lower()
 		case "estimator_weights", "weights":
 			c.Weights = o.Lower()
 		case "estimator_leaf_weights":
@@ -300,32 +293,16 @@ func ParseOptions(opts map[string]string) (Config, error) {
 			} else {
 				c.Weights = "estimator"
 			}
-		case "loss":
-			c.Loss = o.Lower()
 		case "focal_factor":
 			if g := o.Float(); g == 0 {
 				c.Loss = "crossentropy"
 			} else {
 				c.Loss, c.FocalGamma = "focal", g
 			}
-		case "focal_gamma":
-			c.FocalGamma = o.Float()
-		case "class_weights", "class_weight":
-			c.ClassWeights = o.Lower()
-		case "batch_size":
-			c.BatchSize = o.Int()
-		case "epochs", "max_epochs":
-			c.MaxEpochs = o.Int()
-		case "patience", "early_stopping_epochs":
-			c.Patience = o.Int()
-		case "restarts":
-			c.Restarts = o.Int()
 		case "seed", "random_seed":
 			c.Seed = o.Int64()
 		case "workers":
 			c.Workers = o.Int()
-		case "parallel":
-			c.Parallel = o.Int()
 		case "save_dense":
 			c.SaveDense = o.Bool()
 		default:
