@@ -31,57 +31,43 @@ var TreeTrainingNames = []string{"depth", "lr_index", "lr_values", "lr_leaf", "s
 func (t TreeTraining) Set(o *Option) bool {
 	switch o.Key {
 	case "depth", "max_depth":
-		return setInt(t.Depth, o)
+		return set(t.Depth, o.Int)
 	case "lr_index", "learning_rate_index":
-		return setFloat(t.LRIndex, o)
+		return set(t.LRIndex, o.Float)
 	case "lr_values", "learning_rate_values":
-		return setFloat(t.LRValues, o)
+		return set(t.LRValues, o.Float)
 	case "lr_leaf", "learning_rate_leaf":
-		return setFloat(t.LRLeaf, o)
+		return set(t.LRLeaf, o.Float)
 	case "split", "split_function":
-		return setLower(t.Split, o)
+		return set(t.Split, o.Lower)
 	case "batch_size":
-		return setInt(t.BatchSize, o)
+		return set(t.BatchSize, o.Int)
 	case "epochs", "max_epochs":
-		return setInt(t.MaxEpochs, o)
+		return set(t.MaxEpochs, o.Int)
 	case "patience", "early_stopping_epochs":
-		return setInt(t.Patience, o)
+		return set(t.Patience, o.Int)
 	case "restarts":
-		return setInt(t.Restarts, o)
+		return set(t.Restarts, o.Int)
 	case "loss":
-		return setLower(t.Loss, o)
+		return set(t.Loss, o.Lower)
 	case "focal_gamma":
-		return setFloat(t.FocalGamma, o)
+		return set(t.FocalGamma, o.Float)
 	case "class_weights", "class_weight":
-		return setLower(t.ClassWeights, o)
+		return set(t.ClassWeights, o.Lower)
 	case "cosine_decay_steps":
-		return setFloat(t.CosineDecaySteps, o)
+		return set(t.CosineDecaySteps, o.Float)
 	case "parallel":
-		return setInt(t.Parallel, o)
+		return set(t.Parallel, o.Int)
 	}
 	return false
 }
 
-func setInt(p *int, o *Option) bool {
+// set stores value() in *p and reports true, or reports false when the
+// model has no such field (p is nil).
+func set[T any](p *T, value func() T) bool {
 	if p == nil {
 		return false
 	}
-	*p = o.Int()
-	return true
-}
-
-func setFloat(p *float64, o *Option) bool {
-	if p == nil {
-		return false
-	}
-	*p = o.Float()
-	return true
-}
-
-func setLower(p *string, o *Option) bool {
-	if p == nil {
-		return false
-	}
-	*p = o.Lower()
+	*p = value()
 	return true
 }
