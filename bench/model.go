@@ -29,6 +29,11 @@ type Model struct {
 	Thesis string
 	// New returns a fresh learner; seed is the model seed of the protocol.
 	New func(seed int64) Learner
+	// Kind and Options name the learner kind and the fixed options the
+	// model trains with, for models that are a registered kind (empty
+	// otherwise); WithOptions derives variants from them.
+	Kind    string
+	Options map[string]string
 }
 
 var (

@@ -17,6 +17,7 @@ func registerKind(name, kind, help, thesis string, opts map[string]string) {
 		panic(err) // a programming error: the kind's package is not imported
 	}
 	Register(Model{Name: name, Help: help, Thesis: thesis, UsesValidation: k.UsesValidation,
+		Kind: kind, Options: opts,
 		New: func(seed int64) Learner {
 			l, err := k.New(opts, seed)
 			if err != nil {

@@ -36,6 +36,9 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tunedPath := fs.String("tuned", "", "train each model with its tuned configuration per dataset: a JSON file or\n"+
 		"directory written by `gdt tune`, or \"thesis\" for the thesis's published best configurations\n"+
 		"(spec §8.1–8.2); models are named like their kind; the table compares with the optimised figures")
+	sets := optionFlags{}
+	fs.Var(sets, "set", "option key=value for every model (repeatable), e.g. --set n_estimators=256; the results are\n"+
+		"named like grande[n_estimators=256], apart from the published configuration's")
 	asJSON := jsonFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -81,6 +84,16 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			opt.Done, err = bench.ReadCSV(f, *out)
 			f.Close()
 			if err != nil {
+				return err
+			}
+		}
+	}
+	if len(sets) > 0 {
+		if *tunedPath != "" {
+			return fmt.Errorf("%w: --set and --tuned cannot be combined (a tuned configuration fixes every option)", errUsage)
+		}
+		for i, m := range opt.Models {
+			if opt.Models[i], err = bench.WithOptions(m, sets); err != nil {
 				return err
 			}
 		}

@@ -170,6 +170,28 @@ func TestBenchCommand(t *testing.T) {
 	}
 }
 
+// TestBenchSet runs a benchmark model with a changed option: its rows are
+// named apart from the published configuration's, and a misspelt option is
+// an error naming it.
+func TestBenchSet(t *testing.T) {
+	if _, err := os.Stat(filepath.Join("..", "..", "..", "shared", "data", "manifest.json")); err != nil && os.Getenv("GDT_DATA") == "" {
+		t.Skip("benchmark data not found; set GDT_DATA to run this test")
+	}
+	out := filepath.Join(t.TempDir(), "r.csv")
+	stdout, errOut, code := gdt(t, "bench", "gradtree-binary", "--models", "cart", "--set", "max_depth=2", "--trials", "1", "--datasets", "titanic", "--out", out, "--quiet")
+	if code != 0 {
+		t.Fatalf("bench --set: exit %d: %s", code, errOut)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.Contains(string(b), ",cart[max_depth=2],") || !strings.Contains(stdout, "cart[max_depth=2]") {
+		t.Fatalf("rows or table not named cart[max_depth=2]:\n%s\n%s", b, stdout)
+	}
+	_, errOut, code = gdt(t, "bench", "gradtree-binary", "--models", "cart", "--set", "max_dpth=2", "--trials", "1", "--datasets", "titanic", "--quiet")
+	if code == 0 || !strings.Contains(errOut, "max_dpth") {
+		t.Fatalf("misspelt option: exit %d, stderr %q; want an error naming max_dpth", code, errOut)
+	}
+}
+
 func TestRegressionTrainPredictEval(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder

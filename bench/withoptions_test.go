@@ -1,0 +1,49 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWithOptions(t *testing.T) {
+	for _, tc := range []struct {
+		model   string
+		set     map[string]string
+		want    string // derived name
+		wantErr string // substring of the error
+		opts    map[string]string
+	}{
+		{model: "cart", set: nil, want: "cart"},
+		{model: "cart", set: map[string]string{"max-depth": "3"}, want: "cart[max_depth=3]",
+			opts: map[string]string{"max_depth": "3"}},
+		{model: "grande-estimator-weights", set: map[string]string{"n_estimators": "8", "depth": "2"},
+			want: "grande-estimator-weights[depth=2,n_estimators=8]",
+			opts: map[string]string{"estimator_weights": "estimator", "n_estimators": "8", "depth": "2"}},
+		{model: "grande", set: map[string]string{"depht": "2"}, wantErr: "grande"},
+		{model: "no-such-model", set: map[string]string{"depth": "2"}, wantErr: "no-such-model"},
+	} {
+		got, err := WithOptions(tc.model, tc.set)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("WithOptions(%s, %v) error = %v, want one naming %q", tc.model, tc.set, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("WithOptions(%s, %v) = %q, %v; want %q", tc.model, tc.set, got, err, tc.want)
+			continue
+		}
+		m, err := Lookup(got)
+		if err != nil {
+			t.Fatalf("derived model not registered: %v", err)
+		}
+		for k, v := range tc.opts {
+			if m.Options[k] != v {
+				t.Errorf("%s: option %s = %q, want %q (all: %v)", got, k, m.Options[k], v, m.Options)
+			}
+		}
+		if got != tc.model && m.Thesis != "" {
+			t.Errorf("%s carries the thesis column %q; a changed configuration must not", got, m.Thesis)
+		}
+	}
+}
