@@ -170,20 +170,26 @@ func WriteMarkdown(w io.Writer, s *Suite, models []string, rs []Result) error {
 	row("Mean", means, true)
 	row("MRR", mrr, false)
 	row("MRD", mrd, false)
-	fmt.Fprintf(&b, "\nMean model size (nodes):")
-	for _, m := range models {
-		var sum float64
-		n := 0
-		for _, name := range datasetsRun {
-			if c := agg[name][m]; c != nil && c.Trials > 0 {
-				sum += c.Nodes
-				n++
+	// Per-model means over the datasets run: model size, and the mean wall
+	// time of one fit (fit_seconds as recorded, so it depends on the load).
+	perModel := func(title string, field func(*Cell) float64) {
+		fmt.Fprintf(&b, "\n%s:", title)
+		for _, m := range models {
+			var sum float64
+			n := 0
+			for _, name := range datasetsRun {
+				if c := agg[name][m]; c != nil && c.Trials > 0 {
+					sum += field(c)
+					n++
+				}
+			}
+			if n > 0 {
+				fmt.Fprintf(&b, " %s %.1f;", m, sum/float64(n))
 			}
 		}
-		if n > 0 {
-			fmt.Fprintf(&b, " %s %.1f;", m, sum/float64(n))
-		}
 	}
+	perModel("Mean model size (nodes)", func(c *Cell) float64 { return c.Nodes })
+	perModel("\nMean fit seconds per trial (wall time as recorded)", func(c *Cell) float64 { return c.FitSecs })
 	b.WriteString("\n")
 	_, err = io.WriteString(w, b.String())
 	return err

@@ -5,9 +5,10 @@ Usage: scripts/bench-summary.py CSV [METRIC]
 
 Prints a Markdown table with, for every (dataset, model) in the file's
 order of first appearance: the number of error-free folds, the mean and
-sample standard deviation of METRIC (default f1_macro), and the mean,
-minimum and maximum of fit_seconds (wall time of each fit as recorded by
-the bench). Standard library only.
+standard deviation (ddof = 0, as in `gdt bench`'s tables) of METRIC
+(default f1_macro), and the mean, minimum and maximum of fit_seconds (wall
+time of each fit as recorded by the bench; `gdt bench` prints the mean
+only). Standard library only.
 """
 import csv
 import statistics
@@ -36,7 +37,7 @@ def main():
     for (ds, model), rows in groups.items():
         ms = [m for m, _ in rows]
         ss = [s for _, s in rows]
-        sd = statistics.stdev(ms) if len(ms) > 1 else 0.0
+        sd = statistics.pstdev(ms)  # ddof = 0, as the bench tables and the thesis
         print(f"| {ds.split('/')[-1]} | {model} | {len(rows)} | {statistics.mean(ms):.4f} ± {sd:.4f} "
               f"| {statistics.mean(ss):.1f} | {min(ss):.1f} – {max(ss):.1f} |")
 
