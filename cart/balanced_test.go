@@ -46,3 +46,17 @@ func TestBalancedOptionSavesAndMatchesExplicitWeights(t *testing.T) {
 		t.Error("Balanced with explicit ClassWeight: want an error")
 	}
 }
+
+// Text options reject 0 where Config's zero means a default (sklearn
+// rejects max_depth=0 too); "none" is the unlimited depth.
+func TestParseOptionsZero(t *testing.T) {
+	for _, key := range []string{"max_depth", "min_samples_split", "min_samples_leaf", "max_features"} {
+		if _, err := ParseOptions(map[string]string{key: "0"}); err == nil {
+			t.Errorf("%s=0 accepted", key)
+		}
+	}
+	cfg, err := ParseOptions(map[string]string{"max_depth": "None", "min_impurity_decrease": "0"})
+	if err != nil || cfg.MaxDepth != 0 {
+		t.Errorf("max_depth=None: %+v, %v", cfg, err)
+	}
+}

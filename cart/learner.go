@@ -63,14 +63,14 @@ func ParseOptions(opts map[string]string) (Config, error) {
 		switch o.Key {
 		case "max_depth":
 			if o.Lower() != "none" {
-				cfg.MaxDepth = o.Int()
+				cfg.MaxDepth = o.NonZeroInt()
 			}
 		case "min_samples_split":
-			cfg.MinSamplesSplit = o.Int()
+			cfg.MinSamplesSplit = o.NonZeroInt()
 		case "min_samples_leaf":
-			cfg.MinSamplesLeaf = o.Int()
+			cfg.MinSamplesLeaf = o.NonZeroInt()
 		case "max_features":
-			cfg.MaxFeatures = o.Int()
+			cfg.MaxFeatures = o.NonZeroInt()
 		case "min_impurity_decrease":
 			cfg.MinImpurityDecrease = o.Float()
 		case "criterion":

@@ -189,7 +189,8 @@ func TestErrors(t *testing.T) {
 	if _, err := New(Config{}).PredictProba(X); err == nil {
 		t.Fatal("unfitted forest predicted")
 	}
-	for _, bad := range []map[string]string{{"nope": "1"}, {"n_estimators": "0"}, {"bootstrap": "perhaps"}} {
+	for _, bad := range []map[string]string{{"nope": "1"}, {"n_estimators": "0"}, {"bootstrap": "perhaps"},
+		{"max_depth": "0"}, {"min_samples_split": "0"}, {"min_samples_leaf": "0"}, {"max_features": ""}} {
 		if _, err := ParseOptions(bad); err == nil {
 			t.Fatalf("%v accepted", bad)
 		}

@@ -66,12 +66,12 @@ func ParseOptions(opts map[string]string) (Config, error) {
 			c.MaxFeatures = o.Value
 		case "max_depth":
 			if o.Lower() != "none" {
-				c.MaxDepth = o.Int()
+				c.MaxDepth = o.NonZeroInt()
 			}
 		case "min_samples_split":
-			c.MinSamplesSplit = o.Int()
+			c.MinSamplesSplit = o.NonZeroInt()
 		case "min_samples_leaf":
-			c.MinSamplesLeaf = o.Int()
+			c.MinSamplesLeaf = o.NonZeroInt()
 		case "criterion":
 			c.Criterion = o.Value
 		case "bootstrap":

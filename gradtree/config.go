@@ -183,7 +183,7 @@ func ParseOptions(opts map[string]string) (Config, error) {
 		case "poly_loss":
 			c.PolyLoss = o.Bool()
 		case "poly_epsilon":
-			c.PolyEpsilon = o.Float()
+			c.PolyEpsilon = o.NonZeroFloat()
 		case "prune":
 			c.NoPrune = !o.Bool()
 		default:

@@ -271,16 +271,16 @@ func ParseOptions(opts map[string]string) (Config, error) {
 		}
 		switch o.Key {
 		case "n_estimators", "trees", "estimators":
-			c.Trees = o.Int()
+			c.Trees = o.NonZeroInt()
 		case "learning_rate", "lr":
-			lr := o.Float()
+			lr := o.NonZeroFloat()
 			c.LRWeights, c.LRIndex, c.LRValues, c.LRLeaf = lr, lr, lr, lr
 		case "lr_weights", "learning_rate_weights":
-			c.LRWeights = o.Float()
+			c.LRWeights = o.NonZeroFloat()
 		case "selected_variables":
-			c.SelectedVariables = o.Float()
+			c.SelectedVariables = o.NonZeroFloat()
 		case "data_subset_fraction":
-			c.DataSubsetFraction = o.Float()
+			c.DataSubsetFraction = o.NonZeroFloat()
 		case "bootstrap":
 			c.Bootstrap = o.Bool()
 		case "dropout":
@@ -300,7 +300,7 @@ func ParseOptions(opts map[string]string) (Config, error) {
 				c.Loss, c.FocalGamma = "focal", g
 			}
 		case "seed", "random_seed":
-			c.Seed = o.Int64()
+			c.Seed = o.NonZeroInt64()
 		case "workers":
 			c.Workers = o.Int()
 		case "save_dense":

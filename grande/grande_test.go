@@ -3,6 +3,7 @@ package grande
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -359,6 +360,19 @@ func TestParseOptions(t *testing.T) {
 	for _, bad := range []map[string]string{{"nope": "1"}, {"depth": "x"}, {"bootstrap": "maybe"}} {
 		if _, err := ParseOptions(bad); err == nil {
 			t.Fatalf("%v accepted", bad)
+		}
+	}
+	// 0 where a zero field means the published default is an error, not
+	// a silent 2048 trees or seed 42.
+	for _, key := range []string{"n_estimators", "trees", "learning_rate", "lr_weights", "selected_variables",
+		"data_subset_fraction", "seed", "depth", "patience", "focal_gamma"} {
+		if _, err := ParseOptions(map[string]string{key: "0"}); !errors.Is(err, model.ErrZeroIsDefault) {
+			t.Errorf("%s=0: err %v, want model.ErrZeroIsDefault", key, err)
+		}
+	}
+	for _, key := range []string{"dropout", "cosine_decay_steps", "workers", "focal_factor"} {
+		if _, err := ParseOptions(map[string]string{key: "0"}); err != nil {
+			t.Errorf("%s=0: %v", key, err)
 		}
 	}
 }

@@ -38,6 +38,41 @@ func (o *Option) Int64() int64 {
 	return v
 }
 
+// NonZeroInt is Int for a field whose zero value stands for "the default":
+// an explicit 0 is an error instead of a silent switch to the default.
+func (o *Option) NonZeroInt() int {
+	v := o.Int()
+	o.nonZero(v == 0)
+	return v
+}
+
+// NonZeroInt64 is Int64 for a field whose zero value stands for "the
+// default" (a seed, for example).
+func (o *Option) NonZeroInt64() int64 {
+	v := o.Int64()
+	o.nonZero(v == 0)
+	return v
+}
+
+// NonZeroFloat is Float for a field whose zero value stands for "the
+// default".
+func (o *Option) NonZeroFloat() float64 {
+	v := o.Float()
+	o.nonZero(v == 0)
+	return v
+}
+
+func (o *Option) nonZero(zero bool) {
+	if zero {
+		o.fail(ErrZeroIsDefault)
+	}
+}
+
+// ErrZeroIsDefault is the error of an option given as 0 where a zero field
+// means "use the default": training with the default instead of the 0
+// asked for would be a silent surprise.
+var ErrZeroIsDefault = errors.New("0 is not accepted here (an unset option is 0 and means the default); leave the option out for the default or give another value")
+
 // Bool returns the value as a bool (1, t, true, 0, f, false, …).
 func (o *Option) Bool() bool {
 	v, err := strconv.ParseBool(o.Value)
@@ -58,6 +93,10 @@ func (o *Option) fail(err error) {
 	}
 }
 
+// errEmptyValue rejects key= with nothing after it: no option takes an
+// empty value, and an empty string field would silently mean the default.
+var errEmptyValue = errors.New("empty value")
+
 // ErrUnknownOption is returned by a kind's option callback for a key it
 // does not know; EachOption turns it into a message listing known keys.
 var ErrUnknownOption = errors.New("unknown option")
@@ -73,7 +112,12 @@ func EachOption(kind string, opts map[string]string, known []string, set func(o 
 	sort.Strings(keys)
 	for _, k := range keys {
 		o := &Option{Key: strings.ReplaceAll(strings.ToLower(strings.TrimSpace(k)), "-", "_"), Value: strings.TrimSpace(opts[k])}
-		err := set(o)
+		var err error
+		if o.Value == "" {
+			err = errEmptyValue
+		} else {
+			err = set(o)
+		}
 		if errors.Is(err, ErrUnknownOption) {
 			return fmt.Errorf("%s: unknown option %q (known: %s)", kind, k, strings.Join(known, ", "))
 		}
@@ -81,7 +125,7 @@ func EachOption(kind string, opts map[string]string, known []string, set func(o 
 			err = o.err
 		}
 		if err != nil {
-			return fmt.Errorf("%s: option %s=%q: %v", kind, k, opts[k], err)
+			return fmt.Errorf("%s: option %s=%q: %w", kind, k, opts[k], err)
 		}
 	}
 	return nil

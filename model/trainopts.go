@@ -31,27 +31,27 @@ var TreeTrainingNames = []string{"depth", "lr_index", "lr_values", "lr_leaf", "s
 func (t TreeTraining) Set(o *Option) bool {
 	switch o.Key {
 	case "depth", "max_depth":
-		return set(t.Depth, o.Int)
+		return set(t.Depth, o.NonZeroInt)
 	case "lr_index", "learning_rate_index":
-		return set(t.LRIndex, o.Float)
+		return set(t.LRIndex, o.NonZeroFloat)
 	case "lr_values", "learning_rate_values":
-		return set(t.LRValues, o.Float)
+		return set(t.LRValues, o.NonZeroFloat)
 	case "lr_leaf", "learning_rate_leaf":
-		return set(t.LRLeaf, o.Float)
+		return set(t.LRLeaf, o.NonZeroFloat)
 	case "split", "split_function":
 		return set(t.Split, o.Lower)
 	case "batch_size":
-		return set(t.BatchSize, o.Int)
+		return set(t.BatchSize, o.NonZeroInt)
 	case "epochs", "max_epochs":
-		return set(t.MaxEpochs, o.Int)
+		return set(t.MaxEpochs, o.NonZeroInt)
 	case "patience", "early_stopping_epochs":
-		return set(t.Patience, o.Int)
+		return set(t.Patience, o.NonZeroInt)
 	case "restarts":
-		return set(t.Restarts, o.Int)
+		return set(t.Restarts, o.NonZeroInt)
 	case "loss":
 		return set(t.Loss, o.Lower)
 	case "focal_gamma":
-		return set(t.FocalGamma, o.Float)
+		return set(t.FocalGamma, o.NonZeroFloat)
 	case "class_weights", "class_weight":
 		return set(t.ClassWeights, o.Lower)
 	case "cosine_decay_steps":

@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 func TestTreeTrainingSet(t *testing.T) {
 	type cfg struct {
@@ -73,5 +77,44 @@ func TestTreeTrainingNamesAccepted(t *testing.T) {
 		if !all.Set(&Option{Key: k, Value: v}) {
 			t.Errorf("TreeTrainingNames lists %q but Set does not accept it", k)
 		}
+	}
+}
+
+// TestZeroMeansDefaultRejected: a shared option whose zero field means
+// "the default" rejects an explicit 0 (it would silently train with the
+// default), while options where 0 is a value of its own accept it.
+func TestZeroMeansDefaultRejected(t *testing.T) {
+	var i int
+	var f float64
+	var s string
+	all := TreeTraining{&i, &f, &f, &f, &s, &i, &i, &i, &i, &s, &f, &s, &f, &i}
+	for _, tc := range []struct {
+		key, value string
+		wantErr    bool
+	}{
+		{"depth", "0", true}, {"lr_index", "0", true}, {"lr_values", "0.0", true}, {"lr_leaf", "-0", true},
+		{"batch_size", "0", true}, {"epochs", "0", true}, {"patience", "0", true}, {"restarts", "0", true},
+		{"focal_gamma", "0", true},
+		{"depth", "-1", false}, // parsed; the estimator's range check reports it
+		{"cosine_decay_steps", "0", false}, {"parallel", "0", false},
+	} {
+		o := &Option{Key: tc.key, Value: tc.value}
+		if !all.Set(o) {
+			t.Fatalf("Set(%s) = false", tc.key)
+		}
+		if got := errors.Is(o.err, ErrZeroIsDefault); got != tc.wantErr {
+			t.Errorf("Set(%s=%s): err %v, want ErrZeroIsDefault: %v", tc.key, tc.value, o.err, tc.wantErr)
+		}
+	}
+}
+
+func TestEachOptionEmptyValue(t *testing.T) {
+	called := false
+	err := EachOption("k", map[string]string{"loss": " "}, nil, func(*Option) error { called = true; return nil })
+	if err == nil || !strings.Contains(err.Error(), "loss") || !strings.Contains(err.Error(), "empty value") {
+		t.Errorf("EachOption(loss=\" \") = %v, want an error naming loss and the empty value", err)
+	}
+	if called {
+		t.Error("the callback saw an empty value")
 	}
 }
