@@ -224,29 +224,20 @@ func (f *Flat) predictBlock(X *data.Matrix, lo, hi int, estA []float64, out []fl
 		feat := f.Feature[e*ni : (e+1)*ni]
 		thr := f.Threshold[e*ni : (e+1)*ni]
 		lv := s.leaf[e*flatBlock:]
-		// Branch-free descent (the direction is data: a mispredicted
-		// branch per level costs more than the level), four rows at a
-		// time so that their chains of loads overlap.
-		b := 0
-		for ; b+4 <= nb; b += 4 {
-			r := (lo + b) * n
-			x0, x1, x2, x3 := X.Data[r:r+n], X.Data[r+n:r+2*n], X.Data[r+2*n:r+3*n], X.Data[r+3*n:r+4*n]
-			n0, n1, n2, n3 := 0, 0, 0, 0
-			for j := 0; j < d; j++ {
-				n0 = 2*n0 + 1 + b2i(!(x0[feat[n0]] < thr[n0]))
-				n1 = 2*n1 + 1 + b2i(!(x1[feat[n1]] < thr[n1]))
-				n2 = 2*n2 + 1 + b2i(!(x2[feat[n2]] < thr[n2]))
-				n3 = 2*n3 + 1 + b2i(!(x3[feat[n3]] < thr[n3]))
+		// Branch-free descent, one level at a time over the block's rows:
+		// the rows' steps within a level are independent, so the CPU
+		// overlaps their chains of loads (node → feature → value →
+		// compare) instead of waiting on one row's chain per level.
+		lv = lv[:nb]
+		clear(lv)
+		for j := 0; j < d; j++ {
+			xs := X.Data[lo*n : hi*n]
+			for b, node := range lv {
+				lv[b] = 2*node + 1 + b2i32(!(xs[b*n+int(feat[node])] < thr[node]))
 			}
-			lv[b], lv[b+1], lv[b+2], lv[b+3] = int32(n0-ni), int32(n1-ni), int32(n2-ni), int32(n3-ni)
 		}
-		for ; b < nb; b++ {
-			xb := X.Data[(lo+b)*n : (lo+b+1)*n]
-			node := 0
-			for j := 0; j < d; j++ {
-				node = 2*node + 1 + b2i(!(xb[feat[node]] < thr[node]))
-			}
-			lv[b] = int32(node - ni)
+		for b := range lv {
+			lv[b] -= int32(ni)
 		}
 	}
 	if E == 1 {
@@ -255,15 +246,26 @@ func (f *Flat) predictBlock(X *data.Matrix, lo, hi int, estA []float64, out []fl
 		}
 		return
 	}
-	a := s.a
-	switch f.Weighting {
-	case "estimator":
+	acc := s.acc[:nb*C]
+	clear(acc)
+	// add accumulates row b's share w of tree e's leaf value.
+	add := func(e, b int, w float64) {
+		row := f.Leaves[(e*nl+int(s.leaf[e*flatBlock+b]))*C:][:C]
+		ab := acc[b*C : (b+1)*C]
+		for c, v := range row {
+			ab[c] += w * float64(v)
+		}
+	}
+	if f.Weighting == "estimator" {
 		for e := 0; e < E; e++ {
-			for b := 0; b < nb; b++ {
-				a[e*flatBlock+b] = estA[e]
+			if w := estA[e]; w != 0 {
+				for b := 0; b < nb; b++ {
+					add(e, b, w)
+				}
 			}
 		}
-	default:
+	} else {
+		a := s.a
 		mx, sum := s.mx[:nb], s.sum[:nb]
 		for b := range mx {
 			mx[b] = math.Inf(-1)
@@ -283,24 +285,13 @@ func (f *Flat) predictBlock(X *data.Matrix, lo, hi int, estA []float64, out []fl
 				sum[b] += v
 			}
 		}
+		// The normalisation a/sum is done where the weight is used (the
+		// same division, so the same bits), saving a pass over a.
 		for e := 0; e < E; e++ {
 			for b := 0; b < nb; b++ {
-				a[e*flatBlock+b] /= sum[b]
-			}
-		}
-	}
-	acc := s.acc[:nb*C]
-	clear(acc)
-	for e := 0; e < E; e++ {
-		for b := 0; b < nb; b++ {
-			w := a[e*flatBlock+b]
-			if w == 0 {
-				continue
-			}
-			row := f.Leaves[(e*nl+int(s.leaf[e*flatBlock+b]))*C:][:C]
-			ab := acc[b*C : (b+1)*C]
-			for c, v := range row {
-				ab[c] += w * float64(v)
+				if w := a[e*flatBlock+b] / sum[b]; w != 0 {
+					add(e, b, w)
+				}
 			}
 		}
 	}
@@ -319,6 +310,13 @@ func resolveWorkers(workers, n int) int {
 }
 
 // b2i converts a bool to 0 or 1 (compiled without a branch).
+func b2i32(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
