@@ -220,6 +220,7 @@ func (f *Flat) predictBlock(X *data.Matrix, lo, hi int, estA []float64, out []fl
 	ni, nl := 1<<f.Depth-1, 1<<f.Depth
 	nb := hi - lo
 	d := f.Depth
+	xs := X.Data[lo*n : hi*n]
 	for e := 0; e < E; e++ {
 		feat := f.Feature[e*ni : (e+1)*ni]
 		thr := f.Threshold[e*ni : (e+1)*ni]
@@ -231,7 +232,6 @@ func (f *Flat) predictBlock(X *data.Matrix, lo, hi int, estA []float64, out []fl
 		lv = lv[:nb]
 		clear(lv)
 		for j := 0; j < d; j++ {
-			xs := X.Data[lo*n : hi*n]
 			for b, node := range lv {
 				lv[b] = 2*node + 1 + b2i32(!(xs[b*n+int(feat[node])] < thr[node]))
 			}
@@ -309,15 +309,8 @@ func resolveWorkers(workers, n int) int {
 	return max(1, min(workers, n))
 }
 
-// b2i converts a bool to 0 or 1 (compiled without a branch).
+// b2i32 converts a bool to 0 or 1 (compiled without a branch).
 func b2i32(b bool) int32 {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func b2i(b bool) int {
 	if b {
 		return 1
 	}
