@@ -274,7 +274,7 @@ func (f *Flat) predictBlock(X *data.Matrix, lo, hi int, estA []float64, out []fl
 			for b := 0; b < nb; b++ {
 				v := float64(f.Weights[e*nl+int(s.leaf[e*flatBlock+b])])
 				a[e*flatBlock+b] = v
-				mx[b] = math.Max(mx[b], v)
+				mx[b] = max(mx[b], v) // the builtin: math.Max's semantics, compiled inline
 			}
 		}
 		clear(sum)
