@@ -187,10 +187,10 @@ func WriteMarkdown(w io.Writer, s *Suite, models []string, rs []Result) error {
 				fmt.Fprintf(&b, " %s %.1f;", m, sum/float64(n))
 			}
 		}
+		b.WriteString("\n")
 	}
 	perModel("Mean model size (nodes)", func(c *Cell) float64 { return c.Nodes })
-	perModel("\nMean fit seconds per trial (wall time as recorded)", func(c *Cell) float64 { return c.FitSecs })
-	b.WriteString("\n")
+	perModel("Mean fit seconds per trial (wall time as recorded)", func(c *Cell) float64 { return c.FitSecs })
 	_, err = io.WriteString(w, b.String())
 	return err
 }
