@@ -41,6 +41,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/safefile"
 )
 
@@ -213,3 +214,11 @@ func position(b []byte, off int64) (line, col int) {
 	}
 	return line, col
 }
+
+// Float32s is a float32 slice with a compact, exact JSON encoding (base64
+// of its little-endian bytes); see ensemble.Float32s.
+type Float32s = ensemble.Float32s
+
+// Int32s is an int32 slice with the same compact JSON encoding; see
+// ensemble.Int32s.
+type Int32s = ensemble.Int32s

@@ -1,4 +1,4 @@
-package modelfile
+package ensemble
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ func (f *Float32s) UnmarshalJSON(b []byte) error {
 	case len(b) > 0 && b[0] == '[':
 		var a []float32
 		if err := json.Unmarshal(b, &a); err != nil {
-			return fmt.Errorf("grande: float32 array: %w", err)
+			return fmt.Errorf("float32 array: %w", err)
 		}
 		*f = a
 		return nil
@@ -77,7 +77,7 @@ func (s *Int32s) UnmarshalJSON(b []byte) error {
 	case len(b) > 0 && b[0] == '[':
 		var a []int32
 		if err := json.Unmarshal(b, &a); err != nil {
-			return fmt.Errorf("grande: int32 array: %w", err)
+			return fmt.Errorf("int32 array: %w", err)
 		}
 		*s = a
 		return nil
@@ -104,14 +104,14 @@ func quoteBase64(raw []byte) []byte {
 
 func unquoteBase64(b []byte, what string) ([]byte, error) {
 	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
-		return nil, fmt.Errorf("grande: %s data: expected a base64 string, an array or null, got %.20q", what, b)
+		return nil, fmt.Errorf("%s data: expected a base64 string, an array or null, got %.20q", what, b)
 	}
 	raw, err := base64.StdEncoding.DecodeString(string(b[1 : len(b)-1]))
 	if err != nil {
-		return nil, fmt.Errorf("grande: %s data: invalid base64: %w", what, err)
+		return nil, fmt.Errorf("%s data: invalid base64: %w", what, err)
 	}
 	if len(raw)%4 != 0 {
-		return nil, fmt.Errorf("grande: %s data: %d bytes: expected a multiple of 4", what, len(raw))
+		return nil, fmt.Errorf("%s data: %d bytes: expected a multiple of 4", what, len(raw))
 	}
 	return raw, nil
 }

@@ -1,0 +1,308 @@
+// Package ensemble holds the trained form of every tree model: E hard,
+// axis-aligned decision trees as flat arrays, with the way their leaves
+// are weighted across trees. GradTree, CART and a SYMPOL tree policy are
+// E = 1; a random forest is E trees averaged; GRANDE is E trees whose
+// reached leaves are weighted by a softmax across the trees of their
+// weight logits (or of one weight per tree).
+//
+// The package owns the only routing (Ensemble.Leaf and, for complete
+// trees, its level-by-level form in the Predictor, tested equal), the only
+// leaf weighting (Ensemble.Shares, and the Predictor's exponentiated
+// tables built from the same rule) and the only predictor (Predictor).
+// What the leaves hold (logits, probabilities, standardised values) is the
+// model's business above; an Ensemble outputs the weighted leaf values.
+//
+// An Ensemble is plain data: it encodes with encoding/json (float and int
+// arrays as compact base64, Float32s and Int32s) and Validate checks a
+// decoded one as untrusted input.
+package ensemble
+
+import (
+	"fmt"
+	"math"
+)
+
+// Weighting says how the values of the leaves a row reaches in the E
+// trees combine into one output vector.
+type Weighting string
+
+const (
+	// Mean is the uniform mean of the reached leaves' values (E = 1: the
+	// leaf's value itself; a random forest's average).
+	Mean Weighting = "mean"
+	// LeafWeights is GRANDE's instance-wise weighting: the softmax, across
+	// the trees, of the reached leaves' weight logits (LeafWeight).
+	LeafWeights Weighting = "leaf"
+	// TreeWeights is one weight per tree: the softmax of TreeWeight.
+	TreeWeights Weighting = "tree"
+)
+
+// Ensemble is E trees in flat arrays over all their nodes. Tree t's nodes
+// are the contiguous range Roots[t] … Roots[t+1]−1 (the last tree's ends
+// at the node count), its root first. An internal node n sends a row x to
+// Left[n] iff x[Feature[n]] < Threshold[n] (strict; a NaN value goes
+// right), else to Right[n]; children lie after their parent inside the
+// same tree. A leaf has Feature = Left = Right = −1 and holds the value
+// vector Value[n·Outputs : (n+1)·Outputs] (zeros at internal nodes).
+type Ensemble struct {
+	// Features is the model-space input width every row must have.
+	Features int `json:"features"`
+	// Outputs is the length of every leaf's value vector.
+	Outputs int `json:"outputs"`
+	// Weighting combines the trees.
+	Weighting Weighting `json:"weighting"`
+	// Roots holds the first (root) node of every tree, increasing,
+	// Roots[0] = 0.
+	Roots Int32s `json:"roots"`
+	// Feature is the tested feature of every node, −1 at a leaf.
+	Feature Int32s `json:"feature"`
+	// Threshold is the threshold of every internal node (0 at a leaf).
+	Threshold Float32s `json:"threshold"`
+	// Left and Right are the children of every internal node, −1 at a
+	// leaf.
+	Left  Int32s `json:"left"`
+	Right Int32s `json:"right"`
+	// Value holds Outputs values per node: a leaf's output, zeros at an
+	// internal node.
+	Value Float32s `json:"value"`
+	// LeafWeight is the weight logit of every node (used at leaves) for
+	// LeafWeights, else nil.
+	LeafWeight Float32s `json:"leaf_weight,omitempty"`
+	// TreeWeight is the weight logit of every tree for TreeWeights, else
+	// nil.
+	TreeWeight Float32s `json:"tree_weight,omitempty"`
+	// Count optionally holds the number of training rows that reached
+	// every node (for display; nil when unknown).
+	Count []int64 `json:"count,omitempty"`
+}
+
+// Trees returns E, the number of trees.
+func (m *Ensemble) Trees() int { return len(m.Roots) }
+
+// Nodes returns the total number of nodes.
+func (m *Ensemble) Nodes() int { return len(m.Feature) }
+
+// Span returns tree t's node range [lo, hi).
+func (m *Ensemble) Span(t int) (lo, hi int) {
+	lo = int(m.Roots[t])
+	if t+1 < len(m.Roots) {
+		return lo, int(m.Roots[t+1])
+	}
+	return lo, len(m.Feature)
+}
+
+// IsLeaf reports whether node n is a leaf.
+func (m *Ensemble) IsLeaf(n int) bool { return m.Feature[n] < 0 }
+
+// GoesLeft is the split rule of every node: a row goes left iff its value
+// v of the node's feature is below the threshold (a NaN goes right).
+func GoesLeft(v, threshold float32) bool { return v < threshold }
+
+// Leaf returns the leaf node that row x (at least Features values)
+// reaches in tree t: the only routing of an Ensemble row by row (the
+// Predictor's level-by-level descent of complete trees is tested equal
+// to it).
+func (m *Ensemble) Leaf(t int, x []float32) int {
+	n := m.Roots[t]
+	for m.Feature[n] >= 0 {
+		if GoesLeft(x[m.Feature[n]], m.Threshold[n]) {
+			n = m.Left[n]
+		} else {
+			n = m.Right[n]
+		}
+	}
+	return int(n)
+}
+
+// Path returns the nodes row x visits in tree t, root first, its leaf
+// last.
+func (m *Ensemble) Path(t int, x []float32) []int {
+	n := int(m.Roots[t])
+	path := []int{n}
+	for m.Feature[n] >= 0 {
+		if GoesLeft(x[m.Feature[n]], m.Threshold[n]) {
+			n = int(m.Left[n])
+		} else {
+			n = int(m.Right[n])
+		}
+		path = append(path, n)
+	}
+	return path
+}
+
+// LeafValue returns the value vector of node n (shared with m.Value).
+func (m *Ensemble) LeafValue(n int) []float32 {
+	return m.Value[n*m.Outputs : (n+1)*m.Outputs]
+}
+
+// Weight returns the weight logit that decides tree t's share when a row
+// reaches its node n: the leaf's logit (LeafWeights), the tree's
+// (TreeWeights), or 0 (Mean: all trees weigh the same).
+func (m *Ensemble) Weight(t, n int) float32 {
+	switch m.Weighting {
+	case LeafWeights:
+		return m.LeafWeight[n]
+	case TreeWeights:
+		return m.TreeWeight[t]
+	}
+	return 0
+}
+
+// Validate checks m as untrusted input: every shape, every index, the
+// child links (each tree's nodes form one tree rooted at its first node,
+// children after their parent, every node reached exactly once), that
+// every tested feature is below features (when features > 0, and below
+// m.Features) and that every threshold, value and weight is finite. The
+// error names the field and the index.
+func (m *Ensemble) Validate(features int) error {
+	if m == nil {
+		return fmt.Errorf("ensemble: no ensemble")
+	}
+	if m.Features < 1 {
+		return fmt.Errorf("ensemble: features %d: expected at least 1", m.Features)
+	}
+	if features > 0 && m.Features != features {
+		return fmt.Errorf("ensemble: features %d: expected %d (the model-space width)", m.Features, features)
+	}
+	if m.Outputs < 1 {
+		return fmt.Errorf("ensemble: outputs %d: expected at least 1", m.Outputs)
+	}
+	E, N := len(m.Roots), len(m.Feature)
+	if E < 1 {
+		return fmt.Errorf("ensemble: no trees (roots is empty)")
+	}
+	if N > math.MaxInt32/max(m.Outputs, 1) {
+		return fmt.Errorf("ensemble: %d nodes × %d outputs: too many", N, m.Outputs)
+	}
+	for _, a := range []struct {
+		name string
+		n    int
+	}{{"threshold", len(m.Threshold)}, {"left", len(m.Left)}, {"right", len(m.Right)}} {
+		if a.n != N {
+			return fmt.Errorf("ensemble: %s has %d entries: expected one per node (%d)", a.name, a.n, N)
+		}
+	}
+	if len(m.Value) != N*m.Outputs {
+		return fmt.Errorf("ensemble: value has %d entries: expected %d nodes × %d outputs = %d", len(m.Value), N, m.Outputs, N*m.Outputs)
+	}
+	if m.Count != nil && len(m.Count) != N {
+		return fmt.Errorf("ensemble: count has %d entries: expected one per node (%d) or none", len(m.Count), N)
+	}
+	switch m.Weighting {
+	case Mean:
+		if m.LeafWeight != nil || m.TreeWeight != nil {
+			return fmt.Errorf("ensemble: weighting %q with leaf or tree weights: expected none", m.Weighting)
+		}
+	case LeafWeights:
+		if len(m.LeafWeight) != N || m.TreeWeight != nil {
+			return fmt.Errorf("ensemble: weighting %q: leaf_weight has %d entries (expected %d, one per node), tree_weight %d (expected none)", m.Weighting, len(m.LeafWeight), N, len(m.TreeWeight))
+		}
+	case TreeWeights:
+		if len(m.TreeWeight) != E || m.LeafWeight != nil {
+			return fmt.Errorf("ensemble: weighting %q: tree_weight has %d entries (expected %d, one per tree), leaf_weight %d (expected none)", m.Weighting, len(m.TreeWeight), E, len(m.LeafWeight))
+		}
+	default:
+		return fmt.Errorf("ensemble: weighting %q: expected %q, %q or %q", m.Weighting, Mean, LeafWeights, TreeWeights)
+	}
+	if m.Roots[0] != 0 {
+		return fmt.Errorf("ensemble: roots[0] = %d: expected 0", m.Roots[0])
+	}
+	for t := 1; t < E; t++ {
+		if m.Roots[t] <= m.Roots[t-1] || int(m.Roots[t]) >= N {
+			return fmt.Errorf("ensemble: roots[%d] = %d: expected increasing root nodes in (%d, %d)", t, m.Roots[t], m.Roots[t-1], N)
+		}
+	}
+	if N < 1 {
+		return fmt.Errorf("ensemble: no nodes")
+	}
+	parents := make([]int32, N) // number of parents of every node
+	for t := 0; t < E; t++ {
+		lo, hi := m.Span(t)
+		for n := lo; n < hi; n++ {
+			f, l, r := m.Feature[n], m.Left[n], m.Right[n]
+			if f < 0 {
+				if f != -1 || l != -1 || r != -1 {
+					return fmt.Errorf("ensemble: tree %d node %d: feature %d, left %d, right %d: expected a leaf (−1, −1, −1) or an internal node (feature ≥ 0, both children)", t, n, f, l, r)
+				}
+				for c, v := range m.LeafValue(n) {
+					if !finite(v) {
+						return fmt.Errorf("ensemble: tree %d node %d: value[%d] = %v: expected a finite number", t, n, c, v)
+					}
+				}
+				if m.Weighting == LeafWeights && !finite(m.LeafWeight[n]) {
+					return fmt.Errorf("ensemble: tree %d node %d: leaf_weight %v: expected a finite number", t, n, m.LeafWeight[n])
+				}
+				continue
+			}
+			if int(f) >= m.Features {
+				return fmt.Errorf("ensemble: tree %d node %d tests feature %d: expected 0…%d", t, n, f, m.Features-1)
+			}
+			if !finite(m.Threshold[n]) {
+				return fmt.Errorf("ensemble: tree %d node %d: threshold %v: expected a finite number", t, n, m.Threshold[n])
+			}
+			for _, c := range []int32{l, r} {
+				if int(c) <= n || int(c) >= hi {
+					return fmt.Errorf("ensemble: tree %d node %d: child %d: expected a node after it in its tree (%d…%d)", t, n, c, n+1, hi-1)
+				}
+				parents[c]++
+			}
+			if l == r {
+				return fmt.Errorf("ensemble: tree %d node %d: both children are node %d", t, n, l)
+			}
+		}
+		for n := lo; n < hi; n++ {
+			if want := int32(1); n == lo {
+				want = 0
+				if parents[n] != want {
+					return fmt.Errorf("ensemble: tree %d: root node %d is some node's child", t, n)
+				}
+			} else if parents[n] != want {
+				return fmt.Errorf("ensemble: tree %d node %d has %d parents: expected exactly 1", t, n, parents[n])
+			}
+		}
+	}
+	if m.Weighting == TreeWeights {
+		for t, v := range m.TreeWeight {
+			if !finite(v) {
+				return fmt.Errorf("ensemble: tree_weight[%d] = %v: expected a finite number", t, v)
+			}
+		}
+	}
+	return nil
+}
+
+func finite(v float32) bool {
+	return !math.IsNaN(float64(v)) && !math.IsInf(float64(v), 0)
+}
+
+// NewComplete returns an ensemble of trees complete trees of depth d ≥ 0
+// stored breadth first (node i of tree t is t·(2^(d+1)−1) + i; internal
+// node i has children 2i+1 and 2i+2, leaf l is node 2^d−1+l), with its
+// links set, every internal node testing feature 0 at threshold 0 and
+// zero values and weights: the producer fills Feature, Threshold, Value
+// and LeafWeight (leaf weighting) or TreeWeight (tree weighting).
+func NewComplete(features, outputs, trees, depth int, w Weighting) *Ensemble {
+	ni, size := 1<<depth-1, 2<<depth-1
+	N := trees * size
+	m := &Ensemble{Features: features, Outputs: outputs, Weighting: w,
+		Roots: make(Int32s, trees), Feature: make(Int32s, N), Threshold: make(Float32s, N),
+		Left: make(Int32s, N), Right: make(Int32s, N), Value: make(Float32s, N*outputs)}
+	switch w {
+	case LeafWeights:
+		m.LeafWeight = make(Float32s, N)
+	case TreeWeights:
+		m.TreeWeight = make(Float32s, trees)
+	}
+	for t := 0; t < trees; t++ {
+		r := t * size
+		m.Roots[t] = int32(r)
+		for i := 0; i < size; i++ {
+			if i < ni {
+				m.Left[r+i], m.Right[r+i] = int32(r+2*i+1), int32(r+2*i+2)
+			} else {
+				m.Feature[r+i], m.Left[r+i], m.Right[r+i] = -1, -1, -1
+			}
+		}
+	}
+	return m
+}

@@ -1,0 +1,329 @@
+package ensemble
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Block is the number of rows a Predictor routes together: one tree's
+// nodes stay in cache while the block's rows pass it, and the rows' steps
+// within a level are independent, so the CPU overlaps their chains of
+// loads. Blocking never changes a result: every row is computed alone.
+const Block = 64
+
+// Predictor is an Ensemble compiled for prediction: validated, with its
+// leaves' values (and, for LeafWeights, their exponentiated weights)
+// gathered in tables, and — when every tree is a complete tree of one
+// depth stored breadth first (GRANDE's and GradTree's) — routed level by
+// level without branches. A Predictor is safe for concurrent use; it
+// reads the Ensemble it was compiled from, which must not change.
+type Predictor struct {
+	m       *Ensemble
+	e, c, f int
+	// depth > 0: every tree is complete of this depth, breadth first
+	// (node i of a tree has children 2i+1 and 2i+2 from its root).
+	depth int
+	// leafID maps a leaf node to its row of the leaf tables (leaves in
+	// node order, so a complete tree's leaves are consecutive), −1 at an
+	// internal node; leafStart[t] is tree t's first leaf row.
+	leafID    []int32
+	leafStart []int32
+	// value: [leaves][C] leaf values in float64, premultiplied by expW
+	// when expW is set.
+	value []float64
+	// expW: LeafWeights with a small enough range (expTable): every leaf's
+	// exp(w − max). Nil otherwise.
+	expW []float64
+	// logit: LeafWeights with a wide range: every leaf's weight logit (the
+	// exact per-row softmax path).
+	logit []float64
+	// treeA: TreeWeights: the softmax of the tree weights.
+	treeA []float64
+	pool  sync.Pool // *scratch
+}
+
+type scratch struct {
+	acc  []float64 // [Block][C]
+	sum  []float64 // [Block]
+	leaf []int32   // [Block], or [E][Block] on the exact softmax path
+	a    []float64 // [E] one row's logits (exact softmax path)
+}
+
+// Compile validates m (features > 0: the model-space width it must have)
+// and builds its Predictor.
+func (m *Ensemble) Compile(features int) (*Predictor, error) {
+	if err := m.Validate(features); err != nil {
+		return nil, err
+	}
+	p := &Predictor{m: m, e: m.Trees(), c: m.Outputs, f: m.Features}
+	p.depth = m.completeDepth()
+	N, C := m.Nodes(), m.Outputs
+	p.leafID = make([]int32, N)
+	p.leafStart = make([]int32, p.e)
+	var leaves []int32
+	for t := 0; t < p.e; t++ {
+		lo, hi := m.Span(t)
+		p.leafStart[t] = int32(len(leaves))
+		for n := lo; n < hi; n++ {
+			p.leafID[n] = -1
+			if m.Feature[n] < 0 {
+				p.leafID[n] = int32(len(leaves))
+				leaves = append(leaves, int32(n))
+			}
+		}
+	}
+	p.value = make([]float64, len(leaves)*C)
+	for i, n := range leaves {
+		for c, v := range m.LeafValue(int(n)) {
+			p.value[i*C+c] = float64(v)
+		}
+	}
+	switch m.Weighting {
+	case TreeWeights:
+		p.treeA = make([]float64, p.e)
+		for t, v := range m.TreeWeight {
+			p.treeA[t] = float64(v)
+		}
+		softmax(p.treeA)
+	case LeafWeights:
+		w := make([]float32, len(leaves))
+		for i, n := range leaves {
+			w[i] = m.LeafWeight[n]
+		}
+		if e, ok := expTable(w); ok {
+			p.expW = e
+			for i, ew := range e {
+				for c := 0; c < C; c++ {
+					p.value[i*C+c] *= ew
+				}
+			}
+		} else {
+			p.logit = make([]float64, len(w))
+			for i, v := range w {
+				p.logit[i] = float64(v)
+			}
+		}
+	}
+	p.pool.New = func() any {
+		s := &scratch{acc: make([]float64, Block*C), sum: make([]float64, Block), leaf: make([]int32, Block)}
+		if p.logit != nil {
+			s.leaf, s.a = make([]int32, p.e*Block), make([]float64, p.e)
+		}
+		return s
+	}
+	return p, nil
+}
+
+// completeDepth returns d ≥ 1 when every tree of a valid m is complete of
+// depth d and stored breadth first from its root, else 0.
+func (m *Ensemble) completeDepth() int {
+	lo, hi := m.Span(0)
+	d := 0
+	for (2<<d)-1 < hi-lo {
+		d++
+	}
+	if d == 0 || d > 30 || (2<<d)-1 != hi-lo {
+		return 0
+	}
+	ni := 1<<d - 1
+	for t := 0; t < m.Trees(); t++ {
+		lo, hi := m.Span(t)
+		if hi-lo != 2*ni+1 {
+			return 0
+		}
+		for i := 0; i < ni; i++ {
+			if m.Feature[lo+i] < 0 || int(m.Left[lo+i]) != lo+2*i+1 || int(m.Right[lo+i]) != lo+2*i+2 {
+				return 0
+			}
+		}
+	}
+	return d
+}
+
+// Ensemble returns the ensemble p predicts with.
+func (p *Predictor) Ensemble() *Ensemble { return p.m }
+
+// Predict writes the outputs ([rows][Outputs]) of the row-major matrix x
+// ([rows][Features]) into out, using workers goroutines over blocks of
+// rows (0 = GOMAXPROCS). Row i's output is Σ_t a_t(x)·value_t(x) over the
+// leaves it reaches (Shares gives a), or the mean of the values for Mean,
+// accumulated in float64 in tree order and rounded to float32 once. Every
+// row is computed alone, so the result does not depend on workers.
+//
+// LeafWeights: when the leaf weight logits span at most 600, the
+// exponentials exp(w − max over all leaves) are taken once at Compile and
+// the output is Σ e·v / Σ e (softmax is shift-invariant); this differs
+// from the per-row softmax of Shares only in float64 rounding, which
+// survives the rounding to float32 very rarely (the last bit). A wider
+// range uses the per-row softmax.
+func (p *Predictor) Predict(x []float32, rows int, out []float32, workers int) error {
+	if rows < 0 || len(x) != rows*p.f {
+		return fmt.Errorf("ensemble: Predict: %d input values for %d rows × %d features", len(x), rows, p.f)
+	}
+	if len(out) != rows*p.c {
+		return fmt.Errorf("ensemble: Predict: %d output values for %d rows × %d outputs", len(out), rows, p.c)
+	}
+	blocks := (rows + Block - 1) / Block
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, blocks))
+	if workers == 1 {
+		s := p.pool.Get().(*scratch)
+		for lo := 0; lo < rows; lo += Block {
+			p.block(x, lo, min(lo+Block, rows), out, s)
+		}
+		p.pool.Put(s)
+		return nil
+	}
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := p.pool.Get().(*scratch)
+			for b := int(next.Add(1) - 1); b < blocks; b = int(next.Add(1) - 1) {
+				lo := b * Block
+				p.block(x, lo, min(lo+Block, rows), out, s)
+			}
+			p.pool.Put(s)
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// route writes the leaf rows (of the leaf tables) that rows lo…hi−1 of x
+// reach in tree t into leaf[:hi−lo].
+func (p *Predictor) route(t int, x []float32, lo, hi int, leaf []int32) {
+	m, n := p.m, p.f
+	nb := hi - lo
+	leaf = leaf[:nb]
+	xs := x[lo*n : hi*n]
+	if p.depth == 0 {
+		for b := range leaf {
+			leaf[b] = p.leafID[m.Leaf(t, xs[b*n:(b+1)*n])]
+		}
+		return
+	}
+	// Complete tree: the descent of Ensemble.Leaf with implicit children
+	// (node i → 2i+1 + [x ≥ threshold]), one level at a time over the
+	// block's rows, without branches.
+	ni := 1<<p.depth - 1
+	r := int(m.Roots[t])
+	feat := m.Feature[r : r+ni]
+	thr := m.Threshold[r : r+ni]
+	clear(leaf)
+	for j := 0; j < p.depth; j++ {
+		for b, node := range leaf {
+			leaf[b] = 2*node + 1 + right(xs[b*n+int(feat[node])], thr[node])
+		}
+	}
+	base := p.leafStart[t] - int32(ni)
+	for b := range leaf {
+		leaf[b] += base
+	}
+}
+
+// right is 1 when a row with value v goes right at a node with threshold
+// thr (GoesLeft is false), else 0; compiled without a branch.
+func right(v, thr float32) int32 {
+	if GoesLeft(v, thr) {
+		return 0
+	}
+	return 1
+}
+
+// block computes the outputs of rows lo…hi−1.
+func (p *Predictor) block(x []float32, lo, hi int, out []float32, s *scratch) {
+	C, nb := p.c, hi-lo
+	acc, sum := s.acc[:nb*C], s.sum[:nb]
+	clear(acc)
+	clear(sum)
+	switch {
+	case p.logit != nil:
+		p.blockSoftmax(x, lo, hi, out, s)
+		return
+	case p.expW != nil:
+		for t := 0; t < p.e; t++ {
+			leaf := s.leaf[:nb]
+			p.route(t, x, lo, hi, leaf)
+			if C == 1 {
+				for b, l := range leaf {
+					sum[b] += p.expW[l]
+					acc[b] += p.value[l]
+				}
+				continue
+			}
+			for b, l := range leaf {
+				sum[b] += p.expW[l]
+				ab, v := acc[b*C:(b+1)*C], p.value[int(l)*C:][:C]
+				for c := range ab {
+					ab[c] += v[c]
+				}
+			}
+		}
+		for b := 0; b < nb; b++ {
+			for c := 0; c < C; c++ {
+				out[(lo+b)*C+c] = float32(acc[b*C+c] / sum[b])
+			}
+		}
+		return
+	}
+	for t := 0; t < p.e; t++ {
+		w := 1.0
+		if p.treeA != nil {
+			if w = p.treeA[t]; w == 0 {
+				continue
+			}
+		}
+		leaf := s.leaf[:nb]
+		p.route(t, x, lo, hi, leaf)
+		for b, l := range leaf {
+			ab, v := acc[b*C:(b+1)*C], p.value[int(l)*C:][:C]
+			for c := range ab {
+				ab[c] += w * v[c]
+			}
+		}
+	}
+	div := 1.0
+	if p.treeA == nil {
+		div = float64(p.e) // Mean
+	}
+	for i, v := range acc {
+		out[lo*C+i] = float32(v / div)
+	}
+}
+
+// blockSoftmax is the exact per-row path of LeafWeights (leaf logits too
+// wide for expTable): every row's shares are the softmax of its reached
+// leaves' logits (as Shares), then Σ_t a_t·value_t skipping zero shares.
+func (p *Predictor) blockSoftmax(x []float32, lo, hi int, out []float32, s *scratch) {
+	C, nb := p.c, hi-lo
+	for t := 0; t < p.e; t++ {
+		p.route(t, x, lo, hi, s.leaf[t*Block:])
+	}
+	a := s.a
+	for b := 0; b < nb; b++ {
+		for t := range a {
+			a[t] = p.logit[s.leaf[t*Block+b]]
+		}
+		softmax(a)
+		ab := s.acc[b*C : (b+1)*C]
+		for t, w := range a {
+			if w == 0 {
+				continue
+			}
+			v := p.value[int(s.leaf[t*Block+b])*C:][:C]
+			for c := range ab {
+				ab[c] += w * v[c]
+			}
+		}
+		for c, v := range ab {
+			out[(lo+b)*C+c] = float32(v)
+		}
+	}
+}

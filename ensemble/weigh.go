@@ -1,0 +1,86 @@
+package ensemble
+
+import (
+	"fmt"
+	"math"
+)
+
+// This file is the only leaf weighting: how the trees' shares of a row's
+// output are computed. Shares and the Predictor's exact path apply
+// softmax; the Predictor's fast path uses expTable, the same softmax with
+// the exponentials taken once per leaf.
+
+// Shares writes into a ([E]) every tree's share a_t(x) of row x's output
+// (x has at least Features values): for LeafWeights the softmax across the
+// trees of the reached leaves' weight logits (GRANDE's instance-wise
+// estimator weights, its local explanation), for TreeWeights the softmax
+// of the tree weights, for Mean 1/E. The softmax runs in float64 with the
+// GRANDE kernel's operations (max, exp(v − max), running sum, division).
+func (m *Ensemble) Shares(x []float32, a []float64) error {
+	E := m.Trees()
+	if len(a) != E {
+		return fmt.Errorf("ensemble: Shares: %d shares for %d trees", len(a), E)
+	}
+	if len(x) < m.Features {
+		return fmt.Errorf("ensemble: Shares: a row of %d values for %d features", len(x), m.Features)
+	}
+	switch m.Weighting {
+	case Mean:
+		for t := range a {
+			a[t] = 1 / float64(E)
+		}
+		return nil
+	case TreeWeights:
+		for t, v := range m.TreeWeight {
+			a[t] = float64(v)
+		}
+	default:
+		for t := range a {
+			a[t] = float64(m.LeafWeight[m.Leaf(t, x)])
+		}
+	}
+	softmax(a)
+	return nil
+}
+
+// softmax replaces the logits a by their softmax: max, exp(v − max),
+// running sum in index order, division.
+func softmax(a []float64) {
+	mx := math.Inf(-1)
+	for _, v := range a {
+		mx = max(mx, v)
+	}
+	var s float64
+	for i, v := range a {
+		a[i] = math.Exp(v - mx)
+		s += a[i]
+	}
+	for i := range a {
+		a[i] /= s
+	}
+}
+
+// expRange is the widest range of leaf weight logits for which expTable
+// is used: every exp(w − max) is then at least e^−600 ≈ 2.7e−261, a normal
+// float64, so no share underflows to zero and none overflows (all ≤ 1).
+const expRange = 600
+
+// expTable returns exp(w − M) for the given logits, M their maximum, and
+// whether the logits span at most expRange (else nil, false). Softmax is
+// shift-invariant, so Σ_t e_t·v_t / Σ_t e_t with these e equals the
+// softmax-weighted sum; it differs from the per-row-max softmax only by
+// float64 rounding (a few units in 1e−16, relative).
+func expTable(logits []float32) ([]float64, bool) {
+	mx, mn := math.Inf(-1), math.Inf(1)
+	for _, v := range logits {
+		mx, mn = max(mx, float64(v)), min(mn, float64(v))
+	}
+	if mx-mn > expRange {
+		return nil, false
+	}
+	e := make([]float64, len(logits))
+	for i, v := range logits {
+		e[i] = math.Exp(float64(v) - mx)
+	}
+	return e, true
+}
