@@ -58,7 +58,7 @@ func (m *Ensemble) Compile(features int) (*Predictor, error) {
 		return nil, err
 	}
 	p := &Predictor{m: m, e: m.Trees(), c: m.Outputs, f: m.Features}
-	p.depth = m.completeDepth()
+	p.depth = m.CompleteDepth()
 	N, C := m.Nodes(), m.Outputs
 	p.leafID = make([]int32, N)
 	p.leafStart = make([]int32, p.e)
@@ -80,7 +80,11 @@ func (m *Ensemble) Compile(features int) (*Predictor, error) {
 			p.value[i*C+c] = float64(v)
 		}
 	}
-	switch m.Weighting {
+	w := m.Weighting
+	if p.e == 1 {
+		w = Mean // a single tree's share is 1 whatever its weights
+	}
+	switch w {
 	case TreeWeights:
 		p.treeA = make([]float64, p.e)
 		for t, v := range m.TreeWeight {
@@ -116,9 +120,10 @@ func (m *Ensemble) Compile(features int) (*Predictor, error) {
 	return p, nil
 }
 
-// completeDepth returns d ≥ 1 when every tree of a valid m is complete of
-// depth d and stored breadth first from its root, else 0.
-func (m *Ensemble) completeDepth() int {
+// CompleteDepth returns d ≥ 1 when every tree of a valid m is complete of
+// depth d and stored breadth first from its root (as NewComplete builds
+// them: GRANDE's and GradTree's trees), else 0.
+func (m *Ensemble) CompleteDepth() int {
 	lo, hi := m.Span(0)
 	d := 0
 	for (2<<d)-1 < hi-lo {
@@ -219,7 +224,7 @@ func (p *Predictor) route(t int, x []float32, lo, hi int, leaf []int32) {
 	clear(leaf)
 	for j := 0; j < p.depth; j++ {
 		for b, node := range leaf {
-			leaf[b] = 2*node + 1 + right(xs[b*n+int(feat[node])], thr[node])
+			leaf[b] = Child(node, xs[b*n+int(feat[node])], thr[node])
 		}
 	}
 	base := p.leafStart[t] - int32(ni)
@@ -228,13 +233,17 @@ func (p *Predictor) route(t int, x []float32, lo, hi int, leaf []int32) {
 	}
 }
 
-// right is 1 when a row with value v goes right at a node with threshold
-// thr (GoesLeft is false), else 0; compiled without a branch.
-func right(v, thr float32) int32 {
-	if GoesLeft(v, thr) {
-		return 0
+// Child returns the child of internal node i of a complete tree stored
+// breadth first (children 2i+1 and 2i+2) that a row with value v of the
+// node's feature goes to: the step of Ensemble.Leaf with implicit
+// children (GoesLeft), compiled without a branch. The tree kernel's
+// training forward descends with it too.
+func Child[I int | int32](i I, v, threshold float32) I {
+	var right I
+	if !GoesLeft(v, threshold) {
+		right = 1
 	}
-	return 1
+	return 2*i + 1 + right
 }
 
 // block computes the outputs of rows lo…hi−1.

@@ -2,7 +2,6 @@ package export
 
 import (
 	"fmt"
-	"math"
 	"sort"
 
 	"github.com/gdt-ml/gdt/interpret"
@@ -15,9 +14,7 @@ type TreeShare struct {
 }
 
 // Shares returns GRANDE's instance-wise tree weights a(x) for one
-// model-space row x, with the model's operations (grande.Flat.Predict):
-// the softmax across the trees of the reached leaves' weight logits (or of
-// the per-tree logits), in float64.
+// model-space row x (ensemble.Ensemble.Shares).
 func (p *Plain) Shares(x []float32) ([]float64, error) {
 	f := p.Ensemble
 	if f == nil {
@@ -26,46 +23,8 @@ func (p *Plain) Shares(x []float32) ([]float64, error) {
 	if len(x) != p.Features {
 		return nil, fmt.Errorf("export: a row of %d values for %d features", len(x), p.Features)
 	}
-	E := f.Trees
-	ni, nl := 1<<f.Depth-1, 1<<f.Depth
-	a := make([]float64, E)
-	for e := 0; e < E; e++ {
-		if f.Weighting == "estimator" {
-			a[e] = float64(f.Weights[e])
-			continue
-		}
-		a[e] = float64(f.Weights[e*nl+p.EnsembleLeaf(e, x)-ni])
-	}
-	mx := math.Inf(-1)
-	for _, v := range a {
-		mx = math.Max(mx, v)
-	}
-	var sum float64
-	for e, v := range a {
-		a[e] = math.Exp(v - mx)
-		sum += a[e]
-	}
-	for e := range a {
-		a[e] /= sum
-	}
-	return a, nil
-}
-
-// EnsembleLeaf returns the node (breadth-first index, leaves from 2^d − 1)
-// that row x reaches in ensemble tree e.
-func (p *Plain) EnsembleLeaf(e int, x []float32) int {
-	f := p.Ensemble
-	ni := 1<<f.Depth - 1
-	node := 0
-	for d := 0; d < f.Depth; d++ {
-		j := e*ni + node
-		if x[f.Feature[j]] < f.Threshold[j] {
-			node = 2*node + 1
-		} else {
-			node = 2*node + 2
-		}
-	}
-	return node
+	a := make([]float64, f.Trees())
+	return a, f.Shares(x, a)
 }
 
 // TopTrees returns the k trees with the largest shares for row x,
@@ -87,34 +46,16 @@ func (p *Plain) TopTrees(x []float32, k int) ([]TreeShare, error) {
 	return out, nil
 }
 
-// EnsembleTree returns ensemble tree e as a full plain tree (kernel
-// numbering: children of i are 2i+1 and 2i+2) with its leaf weights.
+// EnsembleTree returns ensemble tree e as a plain tree
+// (interpret.FromEnsemble: for GRANDE the kernel numbering, children of i
+// are 2i+1 and 2i+2) with its leaf weights.
 func (p *Plain) EnsembleTree(e int) (*interpret.Tree, error) {
-	f := p.Ensemble
-	if f == nil || e < 0 || e >= f.Trees {
+	if p.Ensemble == nil {
 		return nil, fmt.Errorf("export: no ensemble tree %d", e)
 	}
-	ni, nl, C := 1<<f.Depth-1, 1<<f.Depth, f.Outputs
-	t := &interpret.Tree{Outputs: C, Weighted: true, Nodes: make([]interpret.Node, ni+nl)}
-	depth := 0
-	for i := range t.Nodes {
-		if i+1 >= 1<<(depth+1) {
-			depth++
-		}
-		n := &t.Nodes[i]
-		n.Depth, n.Origin = depth, i
-		if i < ni {
-			n.Feature, n.Threshold, n.Left, n.Right = int(f.Feature[e*ni+i]), f.Threshold[e*ni+i], 2*i+1, 2*i+2
-			continue
-		}
-		l := i - ni
-		n.Feature, n.Left, n.Right = -1, -1, -1
-		n.Value = append([]float32(nil), f.Leaves[(e*nl+l)*C:(e*nl+l+1)*C]...)
-		if f.Weighting == "estimator" {
-			n.Weight = f.Weights[e]
-		} else {
-			n.Weight = f.Weights[e*nl+l]
-		}
+	t, err := interpret.FromEnsemble(p.Ensemble, e)
+	if err != nil {
+		return nil, fmt.Errorf("export: %w", err)
 	}
-	return t, t.Validate(p.Features)
+	return t, nil
 }

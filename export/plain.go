@@ -16,6 +16,7 @@ import (
 
 	"github.com/gdt-ml/gdt/cart"
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/gradtree"
 	"github.com/gdt-ml/gdt/grande"
 	"github.com/gdt-ml/gdt/interpret"
@@ -73,9 +74,10 @@ type Plain struct {
 	// leaves hold.
 	Tree   *interpret.Tree
 	Leaves LeafKind
-	// Ensemble is GRANDE's flat ensemble (nil for single trees). Its
-	// leaves hold logits (classification) or standardised values.
-	Ensemble *grande.Flat
+	// Ensemble is GRANDE's trained form (nil for single trees): complete
+	// trees stored breadth first. Its leaves hold logits (classification)
+	// or standardised values.
+	Ensemble *ensemble.Ensemble
 	// Target maps regression outputs to target units (Values leaves of
 	// GradTree and GRANDE); Identity is true when outputs are already in
 	// target units (CART).
@@ -118,8 +120,7 @@ func Of(t *model.Trained) (*Plain, error) {
 		if l.Features == 0 {
 			return nil, fmt.Errorf("export: the GRANDE model is not fitted")
 		}
-		f := l.Flat
-		p.Ensemble = &f
+		p.Ensemble = l.Ensemble
 		p.Target = l.Target
 		p.Runs, p.BestRun, p.Global = l.Restarts, l.BestRestart, l.TopTrees
 		p.importance = l.FeatureImportance(t.Pipeline, nil)

@@ -81,7 +81,7 @@ func TestEnsembleShares(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	E := p.Ensemble.Trees
+	E := p.Ensemble.Trees()
 	for i := 0; i < X.Rows; i++ {
 		x := X.Row(i)
 		a, err := p.Shares(x)
@@ -102,8 +102,8 @@ func TestEnsembleShares(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if l := tr.Leaf(x); l != p.EnsembleLeaf(e, x) {
-				t.Fatalf("tree %d: leaf %d, flat %d", e, l, p.EnsembleLeaf(e, x))
+			if l, want := tr.Leaf(x), p.Ensemble.Leaf(e, x)-int(p.Ensemble.Roots[e]); l != want {
+				t.Fatalf("tree %d: leaf %d, trained form %d", e, l, want)
 			}
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/gdt-ml/gdt/data"
-	"github.com/gdt-ml/gdt/interpret"
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/loss"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/optim"
@@ -31,8 +31,12 @@ type Model struct {
 	// pruned tree (GT-paper writes the pruned tree back), so the kernel and
 	// the plain tree predict identically on every input.
 	Params tree.Params
-	// Tree is the pruned plain tree (nil when trained with NoPrune).
-	Tree *interpret.Tree `json:",omitempty"`
+	// Ensemble is the trained form (package ensemble, one tree): the tree
+	// pruned with the training rows, with their counts (with NoPrune the
+	// full tree read from the parameters). Prediction and renderings read
+	// it. Nil in a loaded version-1 file trained with NoPrune: it is
+	// rebuilt from Params.
+	Ensemble *ensemble.Ensemble `json:",omitempty"`
 	// Fit facts.
 	BestRestart int
 	Restarts    []train.RunReport `json:",omitempty"`
@@ -46,6 +50,7 @@ type Model struct {
 	// kernel's per-node state matches Params.
 	mu       sync.Mutex
 	prepared bool
+	pred     *ensemble.Predictor // compiled Ensemble (guarded by mu)
 }
 
 // New returns an unfitted model with configuration c (zero fields take the
@@ -123,10 +128,13 @@ func (m *Model) Fit(ctx context.Context, p model.Problem, trainData, valid *mode
 	if err := m.kernel.SetWorkers(0); err != nil {
 		return err
 	}
+	m.Ensemble, m.pred = nil, nil
 	if !c.NoPrune {
 		if err := m.prune(trainData.X); err != nil {
 			return err
 		}
+	} else {
+		m.Ensemble = m.kernel.Ensemble()
 	}
 	m.prepared = false
 	return nil
@@ -269,6 +277,10 @@ func (m *Model) ensureKernel() error {
 	return m.ensureKernelLocked()
 }
 
+// Kernel returns the model's prepared kernel (rebuilt from Params for a
+// loaded model). Do not change its parameters.
+func (m *Model) Kernel() (*tree.Kernel, error) { return m.preparedKernel() }
+
 // preparedKernel returns the model's kernel, built and prepared once, for
 // concurrent prediction.
 func (m *Model) preparedKernel() (*tree.Kernel, error) {
@@ -300,23 +312,49 @@ func (m *Model) ensureKernelLocked() error {
 	return nil
 }
 
-// Raw returns the raw outputs (logits or standardised values) for X.
+// Raw returns the raw outputs (logits or standardised values) for X,
+// computed by the trained form's predictor (ensemble.Predictor).
 func (m *Model) Raw(X *data.Matrix) ([]float32, error) {
 	if m.Features == 0 {
 		return nil, errors.New("gradtree: model is not fitted")
 	}
+	if X == nil || X.Check() != nil {
+		return nil, errors.New("gradtree: malformed input matrix")
+	}
 	if X.Cols != m.Features {
 		return nil, fmt.Errorf("gradtree: input has %d columns, the model %d", X.Cols, m.Features)
 	}
-	k, err := m.preparedKernel()
+	p, err := m.predictor()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]float32, X.Rows*m.Outputs)
-	if err := k.Predict(k.NewWorkspace(), X.Data, X.Rows, out); err != nil {
-		return nil, err
+	return out, p.Predict(X.Data, X.Rows, out, 0)
+}
+
+// predictor returns the compiled trained form (built from the parameters
+// when a version-1 file trained with NoPrune holds none).
+func (m *Model) predictor() (*ensemble.Predictor, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pred != nil {
+		return m.pred, nil
 	}
-	return out, nil
+	if m.Ensemble == nil {
+		if err := m.ensureKernelLocked(); err != nil {
+			return nil, err
+		}
+		m.Ensemble = m.kernel.Ensemble()
+	}
+	p, err := m.Ensemble.Compile(m.Features)
+	if err != nil {
+		return nil, fmt.Errorf("gradtree: model: %w", err)
+	}
+	if m.Ensemble.Trees() != 1 || m.Ensemble.Outputs != m.Outputs {
+		return nil, fmt.Errorf("gradtree: model: trained form of %d trees with %d outputs: expected 1 tree with %d", m.Ensemble.Trees(), m.Ensemble.Outputs, m.Outputs)
+	}
+	m.pred = p
+	return p, nil
 }
 
 // PredictProba returns class probabilities (binary: 2 columns) or, for

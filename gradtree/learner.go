@@ -35,10 +35,8 @@ func init() {
 			if err := m.ensureKernel(); err != nil {
 				return nil, err
 			}
-			if m.Tree != nil {
-				if err := m.Tree.Validate(m.Features); err != nil {
-					return nil, err
-				}
+			if _, err := m.predictor(); err != nil {
+				return nil, err
 			}
 			return &m, nil
 		},

@@ -12,7 +12,8 @@ import (
 // TestNoInformationLoss is the thesis's "no information loss" promise,
 // checked on every benchmark dataset: after training and pruning, the dense
 // model (the kernel evaluating the written-back parameters) and the plain
-// tree the user reads predict exactly the same raw outputs on every row —
+// tree the user reads and the trained form that predicts (package ensemble)
+// give exactly the same raw outputs on every row —
 // training, validation and test. Trainings are short (a few epochs) to keep
 // the test fast; the property does not depend on how long training ran.
 func TestNoInformationLoss(t *testing.T) {
@@ -46,17 +47,25 @@ func TestNoInformationLoss(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			k, err := m.Kernel()
+			if err != nil {
+				t.Fatal(err)
+			}
 			mismatches, rows := 0, 0
 			for _, part := range []*bench.Data{prep.Train, prep.Valid, prep.Test} {
-				raw, err := m.Raw(part.X)
+				C := m.Outputs
+				raw := make([]float32, part.X.Rows*C)
+				if err := k.Predict(k.NewWorkspace(), part.X.Data, part.X.Rows, raw); err != nil {
+					t.Fatal(err)
+				}
+				pred, err := m.Raw(part.X)
 				if err != nil {
 					t.Fatal(err)
 				}
-				C := m.Outputs
 				for i := 0; i < part.X.Rows; i++ {
 					v := pt.Predict(part.X.Row(i))
 					for c := 0; c < C; c++ {
-						if v[c] != raw[i*C+c] {
+						if v[c] != raw[i*C+c] || pred[i*C+c] != raw[i*C+c] {
 							mismatches++
 							break
 						}
@@ -65,7 +74,7 @@ func TestNoInformationLoss(t *testing.T) {
 				}
 			}
 			if mismatches > 0 {
-				t.Fatalf("%d of %d rows: the plain tree and the dense model disagree", mismatches, rows)
+				t.Fatalf("%d of %d rows: the plain tree, the trained form and the dense model disagree", mismatches, rows)
 			}
 			// The pruned tree is no larger than the full tree.
 			full := 1<<(m.Config.Depth+1) - 1

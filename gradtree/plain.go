@@ -25,8 +25,8 @@ func (m *Model) prune(X *data.Matrix) error {
 	if err := m.writeBack(pruned); err != nil {
 		return err
 	}
-	m.Tree = pruned
-	return nil
+	m.Ensemble, err = pruned.Ensemble(m.Features)
+	return err
 }
 
 // writeBack encodes t in the dense parameters of the kernel.
@@ -69,14 +69,12 @@ func (m *Model) writeBack(t *interpret.Tree) error {
 	return nil
 }
 
-// PlainTree returns the tree the model predicts with: the pruned tree
-// (or, with NoPrune, the full tree read from the parameters).
+// PlainTree returns the tree the model predicts with: its trained form
+// (the pruned tree, or with NoPrune the full tree) as a plain tree.
 func (m *Model) PlainTree() (*interpret.Tree, error) {
-	if m.Tree != nil {
-		return m.Tree, nil
-	}
-	if err := m.ensureKernel(); err != nil {
+	p, err := m.predictor()
+	if err != nil {
 		return nil, err
 	}
-	return interpret.FromKernel(m.kernel, 0)
+	return interpret.FromEnsemble(p.Ensemble(), 0)
 }

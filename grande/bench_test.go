@@ -73,9 +73,9 @@ func BenchmarkGRANDEFitStep(b *testing.B) {
 	b.ReportMetric(float64(b.N*bs)/sec, "rows/s")
 }
 
-// BenchmarkGRANDEPredictFlat times inference with the flat arrays at the
-// default shape (2048 trees of depth 6) on 4096 rows.
-func BenchmarkGRANDEPredictFlat(b *testing.B) {
+// BenchmarkGRANDEPredict times inference (the trained form's predictor,
+// Model.Raw) at the default shape (2048 trees of depth 6) on 4096 rows.
+func BenchmarkGRANDEPredict(b *testing.B) {
 	const n, features = 4096, 46
 	x, y := benchData(n, features, 1)
 	m := New(Config{MaxEpochs: 1})
@@ -87,7 +87,7 @@ func BenchmarkGRANDEPredictFlat(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		if _, err := m.PredictFlat(x); err != nil {
+		if _, err := m.Raw(x); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package grande
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"sync"
@@ -9,7 +10,6 @@ import (
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/preprocess"
-	"github.com/gdt-ml/gdt/tree"
 )
 
 // topTrees is the number of globally most weighted trees kept (pruned) in
@@ -22,25 +22,14 @@ const topTrees = 3
 func (m *Model) summarise(X *data.Matrix) error {
 	k := m.kernel
 	E := k.Trees()
+	f := k.Ensemble()
 	trees := make([]*interpret.Tree, E)
 	for e := range trees {
-		t, err := interpret.FromKernel(k, e)
+		t, err := interpret.FromEnsemble(f, e)
 		if err != nil {
 			return err
 		}
 		trees[e] = t
-	}
-	var tw []float32
-	if k.Config().Weights == tree.EstimatorWeights {
-		tw = k.Params().LeafWeights
-	}
-	flat, err := FlattenTrees(trees, k.Depth(), tw)
-	if err != nil {
-		return err
-	}
-	m.Flat = *flat
-	if err := m.Flat.init(m.Features); err != nil {
-		return err
 	}
 	mean, err := m.meanWeights(X)
 	if err != nil {
@@ -49,6 +38,17 @@ func (m *Model) summarise(X *data.Matrix) error {
 	m.MeanWeights = mean
 	// training counts of every tree, in parallel over trees
 	if err := forTrees(E, m.Config.Workers, func(e int) error { return trees[e].CountRows(X.Data, X.Rows) }); err != nil {
+		return err
+	}
+	f.Count = make([]int64, f.Nodes())
+	for e, t := range trees {
+		r := int(f.Roots[e])
+		for i, nd := range t.Nodes {
+			f.Count[r+i] = int64(nd.Count)
+		}
+	}
+	m.Ensemble, m.pred = f, nil
+	if _, err := m.check(); err != nil {
 		return err
 	}
 	w := make([]float64, E)
@@ -87,6 +87,15 @@ func rankTrees(w []float32) []int {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return w[order[a]] > w[order[b]] })
 	return order
+}
+
+// resolveWorkers returns the number of goroutines for n independent parts:
+// workers (0 = GOMAXPROCS), at most n, at least 1.
+func resolveWorkers(workers, n int) int {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(workers, n))
 }
 
 // forTrees runs f(e) for e = 0…E−1 on workers goroutines (0 = GOMAXPROCS)
@@ -146,7 +155,7 @@ func (m *Model) meanWeights(X *data.Matrix) (Float32s, error) {
 // each pruned with the training rows trainX (nil: unpruned), with their
 // shares. Render it with Explanation.Text(m.ViewOptions(pipeline, classes)).
 func (m *Model) Explain(x []float32, topK int, trainX *data.Matrix) (*interpret.Explanation, error) {
-	if err := m.ensureKernel(); err != nil {
+	if _, err := m.predictor(); err != nil {
 		return nil, err
 	}
 	if len(x) != m.Features {
@@ -162,7 +171,7 @@ func (m *Model) Explain(x []float32, topK int, trainX *data.Matrix) (*interpret.
 		}
 		cfg.TrainX, cfg.Rows = trainX.Data, trainX.Rows
 	}
-	return interpret.ExplainKernel(m.kernel, x, cfg)
+	return interpret.ExplainEnsemble(m.Ensemble, x, cfg)
 }
 
 // TreeWeights returns the instance-wise weights a(x) ([rows][E]) of the

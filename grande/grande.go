@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/loss"
 	"github.com/gdt-ml/gdt/model"
@@ -30,10 +31,12 @@ type Model struct {
 	// [E][n_e] (tree e's column k is feature Subsets[e·n_e + k]).
 	SubsetSize int
 	Subsets    Int32s
-	// Flat is the trained ensemble in plain form: the selected feature and
-	// threshold of every node, the leaf values and weights. Prediction,
+	// Ensemble is the trained form (package ensemble): E complete trees
+	// of depth d stored breadth first, with the selected feature and
+	// threshold of every node, the leaf values and weight logits (or one
+	// weight per tree) and every node's training-row count. Prediction,
 	// explanations and renderings need nothing else.
-	Flat Flat
+	Ensemble *ensemble.Ensemble
 	// Dense holds the full dense parameters (only with Config.SaveDense).
 	Dense *Dense `json:",omitempty"`
 	// MeanWeights is every tree's instance-wise weight a_e(x) averaged
@@ -52,8 +55,9 @@ type Model struct {
 	// Progress, if set before Fit, is called after every epoch.
 	Progress func(train.Progress) `json:"-"`
 
-	mu     sync.Mutex   // guards kernel
-	kernel *tree.Kernel // prepared kernel (trained, or rebuilt from Flat)
+	mu     sync.Mutex          // guards kernel and pred
+	kernel *tree.Kernel        // prepared kernel (trained, or rebuilt from Ensemble)
+	pred   *ensemble.Predictor // compiled Ensemble
 }
 
 // Dense is the full dense parameter set of a kernel (tree.Params) in the
@@ -111,7 +115,7 @@ func (m *Model) Fit(ctx context.Context, p model.Problem, trainData, valid *mode
 	*m = Model{Config: c, Task: p.Task, Features: trainData.X.Cols, Classes: p.NumClasses, Outputs: 1, Progress: m.Progress}
 	defer func() {
 		if err != nil { // leave no half-fitted model behind
-			m.Features, m.kernel = 0, nil
+			m.Features, m.kernel, m.pred, m.Ensemble = 0, nil, nil, nil
 		}
 	}()
 	switch p.Task {
@@ -440,34 +444,36 @@ func (m *Model) subsetRows() ([][]int, error) {
 	return out, nil
 }
 
-// check validates a fitted (or loaded) model: the flat arrays, the feature
+// check validates a fitted (or loaded) model: the trained form (complete
+// trees of the configured depth, the configured weighting), the feature
 // subsets, and that every node tests a feature of its tree's subset. It
 // returns the subsets as rows.
 func (m *Model) check() ([][]int, error) {
-	if m.Features < 1 {
+	if m.Features < 1 || m.Ensemble == nil {
 		return nil, errors.New("grande: model is not fitted")
 	}
 	if m.Outputs < 1 {
 		return nil, fmt.Errorf("grande: model: %d outputs: expected at least 1", m.Outputs)
 	}
-	if err := m.Flat.init(m.Features); err != nil {
-		return nil, err
+	f := m.Ensemble
+	if err := f.Validate(m.Features); err != nil {
+		return nil, fmt.Errorf("grande: model: %w", err)
 	}
 	subsets, err := m.subsetRows()
 	if err != nil {
 		return nil, err
 	}
 	c := m.Config
-	if m.Flat.Trees != c.Trees || m.Flat.Depth != c.Depth || m.Flat.Outputs != m.Outputs {
-		return nil, fmt.Errorf("grande: model: flat ensemble of %d trees, depth %d, %d outputs does not match the configuration (%d, %d, %d)",
-			m.Flat.Trees, m.Flat.Depth, m.Flat.Outputs, c.Trees, c.Depth, m.Outputs)
+	if f.Trees() != c.Trees || f.CompleteDepth() != c.Depth || f.Outputs != m.Outputs {
+		return nil, fmt.Errorf("grande: model: trained form of %d trees, complete depth %d, %d outputs does not match the configuration (%d, %d, %d)",
+			f.Trees(), f.CompleteDepth(), f.Outputs, c.Trees, c.Depth, m.Outputs)
 	}
 	mode, err := c.weightMode()
 	if err != nil {
 		return nil, err
 	}
-	if want := map[bool]string{true: "estimator", false: "leaf"}[mode != tree.LeafWeights]; m.Flat.Weighting != want {
-		return nil, fmt.Errorf("grande: model: flat weighting %q does not match estimator_weights %q", m.Flat.Weighting, c.Weights)
+	if want := map[bool]ensemble.Weighting{true: ensemble.TreeWeights, false: ensemble.LeafWeights}[mode != tree.LeafWeights]; f.Weighting != want {
+		return nil, fmt.Errorf("grande: model: weighting %q does not match estimator_weights %q", f.Weighting, c.Weights)
 	}
 	ni := 1<<c.Depth - 1
 	in := make(map[int32]bool, m.SubsetSize)
@@ -479,9 +485,10 @@ func (m *Model) check() ([][]int, error) {
 			}
 			in[int32(f)] = true
 		}
+		r := int(f.Roots[e])
 		for i := 0; i < ni; i++ {
-			if f := m.Flat.Feature[e*ni+i]; !in[f] {
-				return nil, fmt.Errorf("grande: model: tree %d node %d tests feature %d, which is not in the tree's feature subset", e, i, f)
+			if ft := f.Feature[r+i]; !in[ft] {
+				return nil, fmt.Errorf("grande: model: tree %d node %d tests feature %d, which is not in the tree's feature subset", e, i, ft)
 			}
 		}
 	}
@@ -489,9 +496,9 @@ func (m *Model) check() ([][]int, error) {
 }
 
 // ensureKernel rebuilds the kernel of a loaded model: from Dense when
-// saved, else from Flat (each node's index logits one-hot at the column of
-// its feature, its threshold in that column). Either way the kernel routes,
-// weighs and predicts exactly as the trained one.
+// saved, else from Ensemble (each node's index logits one-hot at the
+// column of its feature, its threshold in that column). Either way the
+// kernel routes, weighs and predicts exactly as the trained one.
 func (m *Model) ensureKernel() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -517,25 +524,50 @@ func (m *Model) ensureKernel() error {
 			return fmt.Errorf("grande: model: dense parameters: %w", err)
 		}
 	} else {
-		ni, ne := k.Nodes(), k.SubsetSize()
+		f := m.Ensemble
+		ni, nl, ne, C := k.Nodes(), k.Leaves(), k.SubsetSize(), m.Outputs
 		col := make(map[int32]int, ne)
 		for e := 0; e < kc.Trees; e++ {
 			clear(col)
 			for c := 0; c < ne; c++ {
 				col[int32(subsets[e][c])] = c
 			}
+			r := int(f.Roots[e])
 			for i := 0; i < ni; i++ {
-				c := col[m.Flat.Feature[e*ni+i]]
+				c := col[f.Feature[r+i]]
 				p.IndexLogits[(e*ni+i)*ne+c] = 1
-				p.Thresholds[(e*ni+i)*ne+c] = m.Flat.Threshold[e*ni+i]
+				p.Thresholds[(e*ni+i)*ne+c] = f.Threshold[r+i]
+			}
+			copy(p.Leaves[e*nl*C:(e+1)*nl*C], f.Value[(r+ni)*C:(r+ni+nl)*C])
+			if f.Weighting == ensemble.LeafWeights {
+				copy(p.LeafWeights[e*nl:(e+1)*nl], f.LeafWeight[r+ni:r+ni+nl])
 			}
 		}
-		copy(p.Leaves, m.Flat.Leaves)
-		copy(p.LeafWeights, m.Flat.Weights)
+		if f.Weighting == ensemble.TreeWeights {
+			copy(p.LeafWeights, f.TreeWeight)
+		}
 	}
 	k.Prepare()
 	m.kernel = k
 	return nil
+}
+
+// predictor returns the compiled trained form.
+func (m *Model) predictor() (*ensemble.Predictor, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pred != nil {
+		return m.pred, nil
+	}
+	if _, err := m.check(); err != nil {
+		return nil, err
+	}
+	p, err := m.Ensemble.Compile(m.Features)
+	if err != nil {
+		return nil, fmt.Errorf("grande: model: %w", err)
+	}
+	m.pred = p
+	return p, nil
 }
 
 // Kernel returns the model's prepared kernel (rebuilt for a loaded model).
@@ -561,37 +593,24 @@ func (m *Model) checkInput(X *data.Matrix) error {
 }
 
 // Raw returns the raw outputs ([rows][C]: logits or standardised values)
-// computed by the kernel.
+// computed by the trained form's predictor (ensemble.Predictor), in
+// parallel over blocks of rows with Config.Workers goroutines.
 func (m *Model) Raw(X *data.Matrix) ([]float32, error) {
 	if err := m.checkInput(X); err != nil {
 		return nil, err
 	}
-	if err := m.ensureKernel(); err != nil {
+	p, err := m.predictor()
+	if err != nil {
 		return nil, err
 	}
 	out := make([]float32, X.Rows*m.Outputs)
-	if X.Rows == 0 {
-		return out, nil
-	}
-	if err := m.kernel.Predict(m.kernel.NewWorkspace(), X.Data, X.Rows, out); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// PredictFlat returns the raw outputs computed from the flat arrays (Flat):
-// bit-identical to Raw, parallel over blocks of rows.
-func (m *Model) PredictFlat(X *data.Matrix) ([]float32, error) {
-	if err := m.checkInput(X); err != nil {
-		return nil, err
-	}
-	return m.Flat.Predict(X, m.Config.Workers)
+	return out, p.Predict(X.Data, X.Rows, out, m.Config.Workers)
 }
 
 // PredictProba returns class probabilities (binary: 2 columns [1 − p, p]
 // with p = σ(y)), or for regression the prediction in target units.
 func (m *Model) PredictProba(X *data.Matrix) (*data.Matrix, error) {
-	raw, err := m.PredictFlat(X)
+	raw, err := m.Raw(X)
 	if err != nil {
 		return nil, err
 	}

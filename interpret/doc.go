@@ -4,7 +4,8 @@
 //
 // # From parameters to a plain tree
 //
-// FromKernel (or FromPlain on tree.Kernel.Plain) gives a Tree whose nodes
+// FromEnsemble (one tree of the trained form, package ensemble; FromKernel
+// for a kernel's current parameters) gives a Tree whose nodes
 // test one model-space column each, with the models' rule: a row goes left
 // iff x[Feature] < Threshold (strict; a value equal to the threshold goes
 // right, spec §2.3 and §14 row 1). It routes every row exactly as the

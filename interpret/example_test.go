@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/preprocess"
 	"github.com/gdt-ml/gdt/tree"
@@ -58,8 +59,10 @@ func Example() {
 
 // GoSource turns the same kind of tree into code a user can paste.
 func ExampleView_GoSource() {
-	t, _ := interpret.FromPlain(&tree.Plain{Depth: 1, Outputs: 1,
-		Feature: []int{0}, Threshold: []float32{0.5}, Values: []float32{-1, 1}})
+	m := ensemble.NewComplete(1, 1, 1, 1, ensemble.Mean) // one tree of depth 1
+	m.Threshold[0] = 0.5                                 // x[0] < 0.5 goes left
+	m.Value[1], m.Value[2] = -1, 1                       // the leaves' logits
+	t, _ := interpret.FromEnsemble(m, 0)
 	v, _ := interpret.NewView(t, &interpret.Options{FeatureNames: []string{"score"}, ClassNames: []string{"no", "yes"}})
 	src, _ := v.GoSource("scoring")
 	fmt.Print(string(src))

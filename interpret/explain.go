@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/tree"
 )
 
@@ -51,8 +52,8 @@ type ExplainConfig struct {
 }
 
 // Explain ranks the trees of an ensemble by their weights for one
-// instance x: weights[e] = a_e(x) (tree.Kernel.TreeWeights for this
-// instance), trees[e] the plain tree e (FromKernel). The top-k trees are
+// instance x: weights[e] = a_e(x) (ensemble.Ensemble.Shares for this
+// instance), trees[e] the plain tree e (FromEnsemble). The top-k trees are
 // pruned with the training rows (if given) and reported with their shares.
 func Explain(x []float32, weights []float32, trees []*Tree, cfg ExplainConfig) (*Explanation, error) {
 	if len(weights) != len(trees) {
@@ -61,15 +62,25 @@ func Explain(x []float32, weights []float32, trees []*Tree, cfg ExplainConfig) (
 	return explain(x, weights, func(e int) (*Tree, error) { return trees[e], nil }, cfg)
 }
 
-// ExplainKernel explains instance x (one model-space row) with the trees
-// and weights of kernel k: it computes a(x) with k.TreeWeights (k must be
-// prepared) and extracts only the top-k trees.
+// ExplainKernel explains instance x (one model-space row) with the
+// trained form of kernel k (ExplainEnsemble of k.Ensemble()).
 func ExplainKernel(k *tree.Kernel, x []float32, cfg ExplainConfig) (*Explanation, error) {
-	w := make([]float32, k.Trees())
-	if err := k.TreeWeights(k.NewWorkspace(), x, 1, w); err != nil {
-		return nil, err
+	return ExplainEnsemble(k.Ensemble(), x, cfg)
+}
+
+// ExplainEnsemble explains instance x (one model-space row) with the trees
+// of the trained form m and their shares a(x) (m.Shares); only the top-k
+// trees are converted.
+func ExplainEnsemble(m *ensemble.Ensemble, x []float32, cfg ExplainConfig) (*Explanation, error) {
+	a := make([]float64, m.Trees())
+	if err := m.Shares(x, a); err != nil {
+		return nil, fmt.Errorf("interpret: Explain: %w", err)
 	}
-	return explain(x, w, func(e int) (*Tree, error) { return FromKernel(k, e) }, cfg)
+	w := make([]float32, len(a))
+	for e, v := range a {
+		w[e] = float32(v)
+	}
+	return explain(x, w, func(e int) (*Tree, error) { return FromEnsemble(m, e) }, cfg)
 }
 
 func explain(x []float32, weights []float32, get func(int) (*Tree, error), cfg ExplainConfig) (*Explanation, error) {

@@ -295,7 +295,7 @@ func TestGoSourceErrorsAndIdents(t *testing.T) {
 
 func TestGoSourceSpecialCases(t *testing.T) {
 	// several regression outputs, a Denormalize that overflows
-	tr, err := FromPlain(&tree.Plain{Depth: 1, Outputs: 2, Feature: []int{0}, Threshold: []float32{1}, Values: []float32{1, 2, 3, 4}})
+	tr, err := fromComplete(1, 2, []int{0}, []float32{1}, []float32{1, 2, 3, 4}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

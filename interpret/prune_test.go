@@ -1,11 +1,13 @@
 package interpret
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/rng"
 	"github.com/gdt-ml/gdt/tree"
 )
@@ -14,11 +16,38 @@ import (
 // thresholds and leaf values (one output).
 func fullTree(t *testing.T, depth int, feat []int, thr []float32, leaves []float32, weights []float32) *Tree {
 	t.Helper()
-	tr, err := FromPlain(&tree.Plain{Depth: depth, Outputs: 1, Feature: feat, Threshold: thr, Values: leaves, Weights: weights})
+	tr, err := fromComplete(depth, 1, feat, thr, leaves, weights)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// fromComplete builds one complete tree of the given depth (a trained
+// form with one tree, ensemble.NewComplete) from breadth-first features,
+// thresholds, leaf values and optional leaf weights, and converts it.
+func fromComplete(depth, outputs int, feat []int, thr, values, weights []float32) (*Tree, error) {
+	w := ensemble.Mean
+	if weights != nil {
+		w = ensemble.LeafWeights
+	}
+	features := 1
+	for _, f := range feat {
+		features = max(features, f+1)
+	}
+	ni := 1<<depth - 1
+	if len(feat) != ni || len(thr) != ni || len(values) != (ni+1)*outputs || (weights != nil && len(weights) != ni+1) {
+		return nil, fmt.Errorf("fromComplete: %d features, %d thresholds, %d values, %d weights for depth %d", len(feat), len(thr), len(values), len(weights), depth)
+	}
+	m := ensemble.NewComplete(features, outputs, 1, depth, w)
+	for i := 0; i < ni; i++ {
+		m.Feature[i], m.Threshold[i] = int32(feat[i]), thr[i]
+	}
+	copy(m.Value[ni*outputs:], values)
+	if weights != nil {
+		copy(m.LeafWeight[ni:], weights)
+	}
+	return FromEnsemble(m, 0)
 }
 
 // rowsOf flattens rows of equal width.
@@ -120,8 +149,7 @@ func TestPruneByHand(t *testing.T) {
 
 // A merged leaf holds the mean of the two leaf vectors and weights.
 func TestPruneMergeValuesAndWeights(t *testing.T) {
-	tr, err := FromPlain(&tree.Plain{Depth: 1, Outputs: 2, Feature: []int{0}, Threshold: []float32{0},
-		Values: []float32{1, 2, 3, 6}, Weights: []float32{1, 3}})
+	tr, err := fromComplete(1, 2, []int{0}, []float32{0}, []float32{1, 2, 3, 6}, []float32{1, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,9 +318,9 @@ func TestPrunedEnsembleTrees(t *testing.T) {
 	if err := k.Route(k.NewWorkspace(), X, rows, leaves); err != nil {
 		t.Fatal(err)
 	}
+	m := k.Ensemble()
 	for e := 0; e < E; e++ {
-		pl, _ := k.Plain(e)
-		full, err := FromPlain(pl)
+		full, err := FromEnsemble(m, e)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -303,45 +331,53 @@ func TestPrunedEnsembleTrees(t *testing.T) {
 		for r := 0; r < rows; r++ {
 			l := int(leaves[r*E+e])
 			nd := p.Nodes[p.Leaf(X[r*n:(r+1)*n])]
-			if nd.Value[0] != pl.Values[l] || nd.Weight != pl.Weights[l] || nd.Origin != (1<<depth)-1+l {
-				t.Fatalf("tree %d row %d: pruned leaf %+v, kernel leaf %d (value %v, weight %v)", e, r, nd, l, pl.Values[l], pl.Weights[l])
+			kn := int(m.Roots[e]) + (1<<depth - 1) + l
+			if nd.Value[0] != m.Value[kn] || nd.Weight != m.LeafWeight[kn] || nd.Origin != (1<<depth)-1+l {
+				t.Fatalf("tree %d row %d: pruned leaf %+v, kernel leaf %d (value %v, weight %v)", e, r, nd, l, m.Value[kn], m.LeafWeight[kn])
 			}
 		}
 	}
 }
 
-func TestFromPlainAndValidate(t *testing.T) {
-	good := &tree.Plain{Depth: 2, Outputs: 1, Feature: []int{0, 1, 0}, Threshold: []float32{0, 1, 2}, Values: []float32{1, 2, 3, 4}}
-	tr, err := FromPlain(good)
+func TestFromEnsembleAndValidate(t *testing.T) {
+	m := ensemble.NewComplete(2, 1, 2, 2, ensemble.Mean)
+	copy(m.Feature, []int32{0, 1, 0, -1, -1, -1, -1, 1, 0, 0})
+	copy(m.Threshold, []float32{0, 1, 2, 0, 0, 0, 0, 3, 4, 5})
+	copy(m.Value, []float32{0, 0, 0, 1, 2, 3, 4, 0, 0, 0, 5, 6, 7, 8})
+	if err := m.Validate(2); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := FromEnsemble(m, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, x := range [][]float32{{-1, 0}, {-1, 1}, {0, 0}, {2, 0}} {
-		if got, want := tr.Leaf(x), good.Leaf(x)+3; got != want {
-			t.Errorf("row %d: Leaf = %d, want %d", i, got, want)
-		}
-		if got, want := tr.Predict(x)[0], good.Value(x)[0]; got != want {
-			t.Errorf("row %d: Predict = %v, want %v", i, got, want)
+	tr1, err := FromEnsemble(m, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range [][]float32{{-1, 0}, {-1, 1}, {0, 0}, {2, 0}, {9, 9}} {
+		for e, tr := range []*Tree{tr, tr1} {
+			if got, want := tr.Leaf(x), m.Leaf(e, x)-int(m.Roots[e]); got != want {
+				t.Errorf("tree %d row %d: Leaf = %d, want %d", e, i, got, want)
+			}
+			if got, want := tr.Predict(x)[0], m.LeafValue(m.Leaf(e, x))[0]; got != want {
+				t.Errorf("tree %d row %d: Predict = %v, want %v", e, i, got, want)
+			}
 		}
 	}
 	if d := tr.Depth(); d != 2 {
 		t.Errorf("Depth = %d", d)
 	}
-	bad := []struct {
-		name string
-		p    *tree.Plain
-		want string
-	}{
-		{"nil", nil, "nil plain"},
-		{"features", &tree.Plain{Depth: 2, Outputs: 1, Feature: []int{0}, Threshold: []float32{0}, Values: []float32{1, 2, 3, 4}}, "expected 3 internal"},
-		{"values", &tree.Plain{Depth: 1, Outputs: 2, Feature: []int{0}, Threshold: []float32{0}, Values: []float32{1, 2}}, "leaf values"},
-		{"weights", &tree.Plain{Depth: 1, Outputs: 1, Feature: []int{0}, Threshold: []float32{0}, Values: []float32{1, 2}, Weights: []float32{1}}, "leaf weights"},
-		{"negative feature", &tree.Plain{Depth: 1, Outputs: 1, Feature: []int{-1}, Threshold: []float32{0}, Values: []float32{1, 2}}, "feature -1"},
-	}
-	for _, c := range bad {
-		if _, err := FromPlain(c.p); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want %q", c.name, err, c.want)
+	for _, c := range []struct {
+		m    *ensemble.Ensemble
+		tree int
+	}{{nil, 0}, {m, 2}, {m, -1}} {
+		if _, err := FromEnsemble(c.m, c.tree); err == nil || !strings.Contains(err.Error(), "no tree") {
+			t.Errorf("tree %d: error %v, want no tree", c.tree, err)
 		}
+	}
+	if _, err := fromComplete(1, 1, []int{-1}, []float32{0}, []float32{1, 2}, nil); err == nil {
+		t.Error("a negative feature was accepted")
 	}
 	broken := tr.Clone()
 	broken.Nodes[1].Left = 0

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/tree"
 )
 
@@ -60,64 +61,75 @@ type Tree struct {
 	Counted bool `json:"counted,omitempty"`
 }
 
-// FromPlain converts one tree extracted from a kernel (tree.Kernel.Plain)
-// into a Tree with the kernel's breadth-first numbering: internal node i
-// has children 2i+1 (left) and 2i+2 (right); leaf l is node 2^d−1+l.
-// The tree routes every row exactly as the kernel (and p) does.
-func FromPlain(p *tree.Plain) (*Tree, error) {
-	if p == nil {
-		return nil, fmt.Errorf("interpret: FromPlain: nil plain tree")
+// FromEnsemble converts tree t of the trained form m into a Tree: node n
+// of the tree's range becomes node n − root (Origin the same: for a
+// complete tree stored breadth first, the kernel's numbering, internal
+// node i with children 2i+1 and 2i+2, leaf l at 2^d−1+l). Leaves carry
+// their values, and their weight logits (the tree's own for tree
+// weighting) unless m weighs trees uniformly; node counts when m has
+// them. The tree routes every row exactly as m.Leaf(t, ·).
+func FromEnsemble(m *ensemble.Ensemble, t int) (*Tree, error) {
+	if m == nil || t < 0 || t >= m.Trees() {
+		return nil, fmt.Errorf("interpret: FromEnsemble: no tree %d", t)
 	}
-	if p.Depth < 0 || p.Depth > tree.MaxDepth {
-		return nil, fmt.Errorf("interpret: FromPlain: depth %d: expected 0…%d", p.Depth, tree.MaxDepth)
-	}
-	if p.Outputs < 1 {
-		return nil, fmt.Errorf("interpret: FromPlain: %d outputs: expected at least 1", p.Outputs)
-	}
-	ni, nl := (1<<p.Depth)-1, 1<<p.Depth
-	if len(p.Feature) != ni || len(p.Threshold) != ni {
-		return nil, fmt.Errorf("interpret: FromPlain: %d features and %d thresholds: expected %d internal nodes for depth %d", len(p.Feature), len(p.Threshold), ni, p.Depth)
-	}
-	if len(p.Values) != nl*p.Outputs {
-		return nil, fmt.Errorf("interpret: FromPlain: %d leaf values: expected %d leaves × %d outputs = %d", len(p.Values), nl, p.Outputs, nl*p.Outputs)
-	}
-	if p.Weights != nil && len(p.Weights) != nl {
-		return nil, fmt.Errorf("interpret: FromPlain: %d leaf weights: expected %d (one per leaf) or none", len(p.Weights), nl)
-	}
-	t := &Tree{Nodes: make([]Node, ni+nl), Outputs: p.Outputs, Weighted: p.Weights != nil}
-	depth := 0
-	for i := range t.Nodes {
-		if i+1 >= 1<<(depth+1) {
-			depth++
+	lo, hi := m.Span(t)
+	tr := &Tree{Nodes: make([]Node, hi-lo), Outputs: m.Outputs, Weighted: m.Weighting != ensemble.Mean, Counted: m.Count != nil}
+	for n := lo; n < hi; n++ {
+		nd := &tr.Nodes[n-lo]
+		nd.Origin = n - lo
+		if m.Count != nil {
+			nd.Count = int(m.Count[n])
 		}
-		n := &t.Nodes[i]
-		n.Depth, n.Origin = depth, i
-		if i < ni {
-			if p.Feature[i] < 0 {
-				return nil, fmt.Errorf("interpret: FromPlain: node %d tests feature %d: expected a feature index ≥ 0", i, p.Feature[i])
-			}
-			n.Feature, n.Threshold = p.Feature[i], p.Threshold[i]
-			n.Left, n.Right = 2*i+1, 2*i+2
+		if !m.IsLeaf(n) {
+			nd.Feature, nd.Threshold = int(m.Feature[n]), m.Threshold[n]
+			nd.Left, nd.Right = int(m.Left[n])-lo, int(m.Right[n])-lo
 			continue
 		}
-		l := i - ni
-		n.Feature, n.Left, n.Right = -1, -1, -1
-		n.Value = append([]float32(nil), p.Values[l*p.Outputs:(l+1)*p.Outputs]...)
-		if t.Weighted {
-			n.Weight = p.Weights[l]
+		nd.Feature, nd.Left, nd.Right = -1, -1, -1
+		nd.Value = append([]float32(nil), m.LeafValue(n)...)
+		nd.Weight = m.Weight(t, n)
+	}
+	for i := range tr.Nodes { // children follow their parent
+		if nd := &tr.Nodes[i]; !nd.IsLeaf() {
+			tr.Nodes[nd.Left].Depth, tr.Nodes[nd.Right].Depth = nd.Depth+1, nd.Depth+1
 		}
 	}
-	return t, nil
+	return tr, tr.Validate(m.Features)
 }
 
-// FromKernel extracts tree e of k (tree.Kernel.Plain) and converts it with
-// FromPlain.
-func FromKernel(k *tree.Kernel, e int) (*Tree, error) {
-	p, err := k.Plain(e)
-	if err != nil {
+// Ensemble returns t as the trained form of one tree over features
+// model-space columns (ensemble.Mean): the same nodes in the same order
+// with their splits and leaf values, and the training counts when
+// t.Counted. It routes every row exactly as t.
+func (t *Tree) Ensemble(features int) (*ensemble.Ensemble, error) {
+	if err := t.Validate(features); err != nil {
 		return nil, err
 	}
-	return FromPlain(p)
+	N, C := len(t.Nodes), t.Outputs
+	m := &ensemble.Ensemble{Features: features, Outputs: C, Weighting: ensemble.Mean, Roots: ensemble.Int32s{0},
+		Feature: make(ensemble.Int32s, N), Threshold: make(ensemble.Float32s, N),
+		Left: make(ensemble.Int32s, N), Right: make(ensemble.Int32s, N), Value: make(ensemble.Float32s, N*C)}
+	if t.Counted {
+		m.Count = make([]int64, N)
+	}
+	for i := range t.Nodes {
+		nd := &t.Nodes[i]
+		m.Feature[i], m.Threshold[i], m.Left[i], m.Right[i] = int32(nd.Feature), nd.Threshold, int32(nd.Left), int32(nd.Right)
+		if nd.IsLeaf() {
+			copy(m.Value[i*C:(i+1)*C], nd.Value)
+		}
+		if t.Counted {
+			m.Count[i] = int64(nd.Count)
+		}
+	}
+	return m, m.Validate(features)
+}
+
+// FromKernel converts tree e of the kernel's current parameters
+// (tree.Kernel.Ensemble) with FromEnsemble. It builds the whole trained
+// form: to convert many trees, build it once and call FromEnsemble.
+func FromKernel(k *tree.Kernel, e int) (*Tree, error) {
+	return FromEnsemble(k.Ensemble(), e)
 }
 
 // Validate checks the structure of t: every node but the root has exactly

@@ -28,7 +28,8 @@
 //     recorded values; a version bump adds a testdata/vN folder (generated with
 //     go test ./modelfile -run TestGolden -update) and keeps the old ones.
 //
-// Version 1 is the only version so far: it has no migrations.
+// Version 2 stores the trained form (package ensemble) of GRANDE and
+// GradTree models; migrateV1 upgrades version-1 files.
 package modelfile
 
 import (
@@ -49,7 +50,7 @@ import (
 const Format = "gdt-model"
 
 // Version is the newest model-file version this build writes and reads.
-const Version = 1
+const Version = 2
 
 // migration rewrites a decoded model file of one version into the next:
 // migrations[i] turns version i+1 into version i+2. It may change any
@@ -58,7 +59,7 @@ type migration func(doc map[string]json.RawMessage) error
 
 // migrations upgrade old files step by step; len(migrations) must be
 // Version−1 (checked by the tests).
-var migrations []migration
+var migrations = []migration{migrateV1}
 
 // upgrade applies steps to the JSON document b of version from until it
 // is of version to.

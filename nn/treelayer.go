@@ -80,8 +80,8 @@ func NewTree(cfg TreeConfig) (*Tree, error) {
 	return t, nil
 }
 
-// Kernel returns the wrapped kernel (e.g. to extract plain trees with
-// Plain or interpret.FromKernel, or to read TreeWeights).
+// Kernel returns the wrapped kernel (e.g. to extract the trained form with
+// Ensemble, or to read TreeWeights).
 func (t *Tree) Kernel() *tree.Kernel { return t.k }
 
 // In returns the number of input features.

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/rng"
 	"github.com/gdt-ml/gdt/tree"
 )
@@ -22,22 +23,41 @@ type treeSurrogate struct {
 	E, d, C, ne int
 	mode        tree.WeightMode
 	split       tree.SplitFunc
-	plains      []*tree.Plain
+	plains      []*plainTree
 	col         []int     // [E][I] selected column k*
 	thr0        []float64 // [E][I] selected thresholds at the base point
 	x0          []float64
 	estW        []float64 // EstimatorWeights logits
 }
 
+// plainTree is one complete tree of the trained form: breadth-first
+// features and thresholds, leaf values and weights.
+type plainTree struct {
+	Feature         []int
+	Threshold       []float32
+	Values, Weights []float32
+}
+
+func plainOf(m *ensemble.Ensemble, e int) *plainTree {
+	lo, hi := m.Span(e)
+	ni := (hi - lo) / 2
+	p := &plainTree{Values: m.Value[(lo+ni)*m.Outputs : hi*m.Outputs], Threshold: m.Threshold[lo : lo+ni]}
+	for _, f := range m.Feature[lo : lo+ni] {
+		p.Feature = append(p.Feature, int(f))
+	}
+	if m.LeafWeight != nil {
+		p.Weights = m.LeafWeight[lo+ni : hi]
+	}
+	return p
+}
+
 func newTreeSurrogate(t *testing.T, k *tree.Kernel, x []float32) *treeSurrogate {
 	cfg := k.Config()
 	s := &treeSurrogate{E: k.Trees(), d: k.Depth(), C: k.Outputs(), ne: k.SubsetSize(), mode: cfg.Weights, split: cfg.Split}
 	I := k.Nodes()
+	m := k.Ensemble()
 	for e := 0; e < s.E; e++ {
-		p, err := k.Plain(e)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := plainOf(m, e)
 		s.plains = append(s.plains, p)
 		for i := 0; i < I; i++ {
 			s.thr0 = append(s.thr0, float64(p.Threshold[i]))

@@ -580,7 +580,7 @@ func treeSection(p *page, plain *export.Plain, cfg Config) error {
 		return nil
 	}
 	f := plain.Ensemble
-	p.w(`<p>GRANDE ensemble of %d trees of depth %d (%s weighting). Below: the trees with the largest mean instance-wise weight over the training rows, pruned with the training rows.</p>`, f.Trees, f.Depth, esc(f.Weighting))
+	p.w(`<p>GRANDE ensemble of %d trees of depth %d (%s weighting). Below: the trees with the largest mean instance-wise weight over the training rows, pruned with the training rows.</p>`, f.Trees(), f.CompleteDepth(), esc(string(f.Weighting)))
 	if len(plain.Global) == 0 {
 		p.w(`<p class="note">The model file holds no globally ranked trees.</p>`)
 	}
@@ -684,7 +684,7 @@ func explainSection(p *page, t *model.Trained, plain *export.Plain, tab *data.Ta
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
-		ex := &interpret.Explanation{X: x, Trees: plain.Ensemble.Trees}
+		ex := &interpret.Explanation{X: x, Trees: plain.Ensemble.Trees()}
 		for _, ts := range top {
 			tr, err := plain.EnsembleTree(ts.Index)
 			if err != nil {

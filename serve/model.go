@@ -233,38 +233,26 @@ func leafOut(node int, o interpret.Outcome) Leaf {
 func (m *loaded) explainEnsemble(tab *data.Table, i int, x []float32, topK int) (*Explanation, error) {
 	p := m.plain
 	f := p.Ensemble
-	C := f.Outputs
-	ni, nl := 1<<f.Depth-1, 1<<f.Depth
 	top, err := p.TopTrees(x, topK)
 	if err != nil {
 		return nil, err
 	}
-	ex := &Explanation{Type: "ensemble", Trees: f.Trees}
+	ex := &Explanation{Type: "ensemble", Trees: f.Trees()}
 	for _, ts := range top {
 		e := ts.Index
 		est := Estimator{Index: e, Share: ts.Share}
-		node := 0
-		for d := 0; d < f.Depth; d++ {
-			j := e*ni + node
-			c, err := m.condition(e, node, int(f.Feature[j]), f.Threshold[j])
+		r := int(f.Roots[e])
+		path := f.Path(e, x)
+		for k, n := range path[:len(path)-1] {
+			c, err := m.condition(e, n-r, int(f.Feature[n]), f.Threshold[n])
 			if err != nil {
 				return nil, err
 			}
-			left := x[f.Feature[j]] < f.Threshold[j]
-			est.Path = append(est.Path, m.step(tab, i, node, c, left))
-			if left {
-				node = 2*node + 1
-			} else {
-				node = 2*node + 2
-			}
+			est.Path = append(est.Path, m.step(tab, i, n-r, c, int(f.Left[n]) == path[k+1]))
 		}
-		l := node - ni
-		est.Leaf = leafOut(node, m.opts.Outcome(f.Leaves[(e*nl+l)*C:(e*nl+l+1)*C]))
-		if f.Weighting == "estimator" {
-			est.Weight = f.Weights[e]
-		} else {
-			est.Weight = f.Weights[e*nl+l]
-		}
+		leaf := path[len(path)-1]
+		est.Leaf = leafOut(leaf-r, m.opts.Outcome(f.LeafValue(leaf)))
+		est.Weight = f.Weight(e, leaf)
 		ex.Estimators = append(ex.Estimators, est)
 		ex.Covered += ts.Share
 	}

@@ -94,18 +94,15 @@ func TestPredictRoutePlainAgree(t *testing.T) {
 				t.Fatalf("case %d: Predict[%d] = %v, Forward %v", ci, i, pred[i], out[i])
 			}
 		}
-		plains := make([]*Plain, c.trees)
-		for e := range plains {
-			var err error
-			if plains[e], err = k.Plain(e); err != nil {
-				t.Fatal(err)
-			}
+		m := k.Ensemble()
+		if err := m.Validate(c.features); err != nil {
+			t.Fatal(err)
 		}
 		for b := 0; b < B; b++ {
 			xb := x[b*c.features : (b+1)*c.features]
 			var wsum float64
-			for e, p := range plains {
-				if l := p.Leaf(xb); int32(l) != leaves[b*c.trees+e] {
+			for e := 0; e < c.trees; e++ {
+				if l := m.Leaf(e, xb) - int(m.Roots[e]) - k.ni; int32(l) != leaves[b*c.trees+e] {
 					t.Fatalf("case %d sample %d tree %d: plain leaf %d, kernel %d", ci, b, e, l, leaves[b*c.trees+e])
 				}
 				wsum += float64(weights[b*c.trees+e])
@@ -114,7 +111,7 @@ func TestPredictRoutePlainAgree(t *testing.T) {
 				t.Fatalf("case %d sample %d: tree weights sum to %v", ci, b, wsum)
 			}
 			if c.trees == 1 {
-				v := plains[0].Value(xb)
+				v := m.LeafValue(m.Leaf(0, xb))
 				for j := range v {
 					if v[j] != out[b*c.outputs+j] {
 						t.Fatalf("sample %d: plain value %v, kernel %v", b, v, out[b*c.outputs:(b+1)*c.outputs])
@@ -147,9 +144,9 @@ func TestTiesAndEquality(t *testing.T) {
 	if k.sel[0] != 1 {
 		t.Fatalf("k* = %d, want 1 (lowest tied index)", k.sel[0])
 	}
-	pl, _ := k.Plain(0)
+	pl := k.Ensemble()
 	if pl.Feature[0] != 1 || pl.Threshold[0] != 0.5 {
-		t.Fatalf("plain split %d < %v, want 1 < 0.5", pl.Feature[0], pl.Threshold[0])
+		t.Fatalf("trained-form split %d < %v, want 1 < 0.5", pl.Feature[0], pl.Threshold[0])
 	}
 	ws := k.NewWorkspace()
 	x := []float32{0, 0.5, 0, 0, 0, 0.49999997, 0, 0}
@@ -306,9 +303,6 @@ func TestCallErrors(t *testing.T) {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one mentioning %q", c.name, c.err, c.want)
 		}
-	}
-	if _, err := k.Plain(2); err == nil {
-		t.Error("Plain(2) of 2 trees: no error")
 	}
 	if err := k.SetWorkers(-2); err == nil {
 		t.Error("SetWorkers(−2): no error")

@@ -36,8 +36,8 @@ func Example() {
 	fmt.Printf("dT[root] = %.6f\n", grad.Thresholds[0])
 	fmt.Printf("dZ[root] = %.6f\n", grad.IndexLogits[:3])
 
-	plain, _ := k.Plain(0)
-	fmt.Printf("root: x[%d] < %.2f, reached leaf %d\n", plain.Feature[0], plain.Threshold[0], plain.Leaf(x))
+	m := k.Ensemble() // the trained form: one complete tree stored breadth first
+	fmt.Printf("root: x[%d] < %.2f, reached leaf %d\n", m.Feature[0], m.Threshold[0], m.Leaf(0, x)-k.Nodes())
 	// Output:
 	// y = -0.2
 	// dT[root] = -0.113871

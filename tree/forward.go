@@ -3,6 +3,8 @@ package tree
 import (
 	"fmt"
 	"math"
+
+	"github.com/gdt-ml/gdt/ensemble"
 )
 
 // maxChunk caps the number of samples of one part of the per-sample phases
@@ -98,10 +100,10 @@ func (k *Kernel) routeBlock(bl *block) {
 			x2, x3 := bl.x[(b+2)*n:(b+3)*n], bl.x[(b+3)*n:(b+4)*n]
 			n0, n1, n2, n3 := 0, 0, 0, 0
 			for j := 0; j < d; j++ {
-				n0 = 2*n0 + 1 + b2i(!(x0[feat[n0]] < thr[n0]))
-				n1 = 2*n1 + 1 + b2i(!(x1[feat[n1]] < thr[n1]))
-				n2 = 2*n2 + 1 + b2i(!(x2[feat[n2]] < thr[n2]))
-				n3 = 2*n3 + 1 + b2i(!(x3[feat[n3]] < thr[n3]))
+				n0 = ensemble.Child(n0, x0[feat[n0]], thr[n0])
+				n1 = ensemble.Child(n1, x1[feat[n1]], thr[n1])
+				n2 = ensemble.Child(n2, x2[feat[n2]], thr[n2])
+				n3 = ensemble.Child(n3, x3[feat[n3]], thr[n3])
 			}
 			leaf := bl.leaf[off+b : off+b+4]
 			leaf[0] = int32(n0 - k.ni)
@@ -120,7 +122,7 @@ func (k *Kernel) routeBlock(bl *block) {
 // reached minus I (the leaf number when it reaches the leaves).
 func (k *Kernel) descend(feat []int32, thr []float32, x []float32, node, levels int) int {
 	for ; levels > 0; levels-- {
-		node = 2*node + 1 + b2i(!(x[feat[node]] < thr[node]))
+		node = ensemble.Child(node, x[feat[node]], thr[node])
 	}
 	return node - k.ni
 }

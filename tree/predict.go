@@ -1,6 +1,10 @@
 package tree
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gdt-ml/gdt/ensemble"
+)
 
 // Predict writes the inference outputs y ([B][C]) of the batch x ([B][n])
 // into out: hard routing with the selected feature and threshold of every
@@ -84,71 +88,39 @@ func (ws *Workspace) predictPart(p, w int) {
 	}
 }
 
-// Plain is one tree extracted from the parameters as an ordinary decision
-// tree: internal node i (breadth first) tests input feature Feature[i]
-// against Threshold[i] and sends x left (child 2i+1) iff
-// x[Feature[i]] < Threshold[i], else right (2i+2). Leaf l (0…2^d−1, left to
-// right) holds Values[l*Outputs:(l+1)*Outputs] and, for instance-wise
-// weights, the weight logit Weights[l]. It routes every input exactly as
-// the kernel does.
-type Plain struct {
-	// Depth is d.
-	Depth int
-	// Outputs is C.
-	Outputs int
-	// Feature is the global input feature of every internal node, [2^d−1].
-	Feature []int
-	// Threshold is the threshold of every internal node, [2^d−1].
-	Threshold []float32
-	// Values holds the leaf value vectors, [2^d][C].
-	Values []float32
-	// Weights holds the leaf weight logits [2^d] for LeafWeights, else nil.
-	Weights []float32
-}
-
-// Plain extracts tree e (0 ≤ e < E) from the current parameters: for every
-// node the arg-max column of its logits (lowest index on ties, as the
-// kernel), its global feature and its threshold; the leaf values and
-// weights are copied. It does not need Prepare.
-func (k *Kernel) Plain(e int) (*Plain, error) {
-	if e < 0 || e >= k.e {
-		return nil, fmt.Errorf("tree: Plain(%d): expected a tree index in [0, %d)", e, k.e)
+// Ensemble returns the trained form of the current parameters: E complete
+// trees of depth d stored breadth first (ensemble.NewComplete), every node
+// testing the arg-max column of its index logits (lowest index on ties, as
+// the kernel) with that column's global feature and threshold; the leaf
+// values and weight logits are copied. The weighting is LeafWeights or
+// TreeWeights as the kernel's mode, else Mean. It routes every input
+// exactly as the kernel does (both descend with ensemble.Child). It does
+// not need Prepare.
+func (k *Kernel) Ensemble() *ensemble.Ensemble {
+	w := ensemble.Mean
+	switch k.mode {
+	case LeafWeights:
+		w = ensemble.LeafWeights
+	case EstimatorWeights:
+		w = ensemble.TreeWeights
 	}
-	p := &Plain{
-		Depth: k.d, Outputs: k.c,
-		Feature:   make([]int, k.ni),
-		Threshold: make([]float32, k.ni),
-		Values:    append([]float32(nil), k.params.Leaves[e*k.nl*k.c:(e+1)*k.nl*k.c]...),
-	}
-	if k.mode == LeafWeights {
-		p.Weights = append([]float32(nil), k.params.LeafWeights[e*k.nl:(e+1)*k.nl]...)
-	}
-	for i := 0; i < k.ni; i++ {
-		row := (e*k.ni + i) * k.ne
-		best := argmax(k.params.IndexLogits[row : row+k.ne])
-		p.Feature[i] = int(k.feat[e*k.ne+best])
-		p.Threshold[i] = k.params.Thresholds[row+best]
-	}
-	return p, nil
-}
-
-// Leaf returns the leaf (0…2^d−1) that row x reaches.
-func (p *Plain) Leaf(x []float32) int {
-	n := len(p.Feature)
-	i := 0
-	for i < n {
-		if x[p.Feature[i]] < p.Threshold[i] {
-			i = 2*i + 1
-		} else {
-			i = 2*i + 2
+	m := ensemble.NewComplete(k.n, k.c, k.e, k.d, w)
+	size := 2*k.ni + 1
+	for e := 0; e < k.e; e++ {
+		r := e * size
+		for i := 0; i < k.ni; i++ {
+			row := (e*k.ni + i) * k.ne
+			best := argmax(k.params.IndexLogits[row : row+k.ne])
+			m.Feature[r+i] = k.feat[e*k.ne+best]
+			m.Threshold[r+i] = k.params.Thresholds[row+best]
+		}
+		copy(m.Value[(r+k.ni)*k.c:(r+size)*k.c], k.params.Leaves[e*k.nl*k.c:(e+1)*k.nl*k.c])
+		if w == ensemble.LeafWeights {
+			copy(m.LeafWeight[r+k.ni:r+size], k.params.LeafWeights[e*k.nl:(e+1)*k.nl])
 		}
 	}
-	return i - n
-}
-
-// Value returns the value vector of the leaf that row x reaches (shared
-// with p.Values).
-func (p *Plain) Value(x []float32) []float32 {
-	l := p.Leaf(x)
-	return p.Values[l*p.Outputs : (l+1)*p.Outputs]
+	if w == ensemble.TreeWeights {
+		copy(m.TreeWeight, k.params.LeafWeights)
+	}
+	return m
 }

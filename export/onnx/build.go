@@ -77,6 +77,7 @@ package onnx
 import (
 	"encoding/json"
 	"fmt"
+	gdtensemble "github.com/gdt-ml/gdt/ensemble"
 	"math"
 	"sort"
 	"strconv"
@@ -549,18 +550,22 @@ func (b *builder) singleTree() error {
 // grande exports GRANDE's ensemble with its instance-wise softmax weights.
 func (b *builder) grande() error {
 	f := b.p.Ensemble
-	E, C, d := f.Trees, f.Outputs, f.Depth
+	E, C, d := f.Trees(), f.Outputs, f.CompleteDepth()
+	if d < 1 {
+		return fmt.Errorf("onnx: the ensemble's trees are not complete trees stored breadth first")
+	}
 	ni, nl := 1<<d-1, 1<<d
-	leafWeights := f.Weighting != "estimator"
+	leafWeights := f.Weighting == gdtensemble.LeafWeights
 	off := 0
 	if leafWeights {
 		off = E
 	}
 	var e ensemble
 	for t := 0; t < E; t++ {
+		r := int(f.Roots[t])
 		for i := 0; i < ni; i++ {
-			j := int(f.Feature[t*ni+i])
-			s, err := b.cut(j, f.Threshold[t*ni+i])
+			j := int(f.Feature[r+i])
+			s, err := b.cut(j, f.Threshold[r+i])
 			if err != nil {
 				return fmt.Errorf("%w (tree %d node %d)", err, t, i)
 			}
@@ -569,10 +574,10 @@ func (b *builder) grande() error {
 		for l := 0; l < nl; l++ {
 			e.leaf(t, ni+l)
 			if leafWeights {
-				e.target(t, ni+l, t, f.Weights[t*nl+l])
+				e.target(t, ni+l, t, f.LeafWeight[r+ni+l])
 			}
 			for c := 0; c < C; c++ {
-				e.target(t, ni+l, off+t*C+c, f.Leaves[(t*nl+l)*C+c])
+				e.target(t, ni+l, off+t*C+c, f.Value[(r+ni+l)*C+c])
 			}
 		}
 	}
@@ -583,19 +588,11 @@ func (b *builder) grande() error {
 		w := b.op("Slice", "", []string{y, b.constant(Int64Tensor("", []int64{1}, []int64{0})), b.constant(Int64Tensor("", []int64{1}, []int64{int64(E)})), one}, nil)
 		a = b.softmax(b.cast(w, TypeDouble))
 	} else {
-		// the constant softmax of the per-tree logits, as gdt computes it
-		mx := math.Inf(-1)
-		for _, v := range f.Weights {
-			mx = math.Max(mx, float64(v))
-		}
+		// the constant shares of the trees (independent of the row), as
+		// gdt computes them
 		av := make([]float64, E)
-		var s float64
-		for t, v := range f.Weights {
-			av[t] = math.Exp(float64(v) - mx)
-			s += av[t]
-		}
-		for t := range av {
-			av[t] /= s
+		if err := f.Shares(make([]float32, f.Features), av); err != nil {
+			return err
 		}
 		a = b.constant(Float64Tensor("", []int64{1, int64(E)}, av))
 	}
