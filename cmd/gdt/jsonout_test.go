@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gdt-ml/gdt/datasets"
+	"github.com/gdt-ml/gdt/modelfile"
 )
 
 // TestJSONFlagEverywhere checks that every command this package had before
@@ -146,7 +147,7 @@ func TestJSONTrainPredictShowEval(t *testing.T) {
 	}
 	jsonRun(t, &sh, "show", modelPath, "--json")
 	var text string
-	if sh.Kind != "cart" || sh.FormatVersion != 1 || sh.Target != "decision" || json.Unmarshal(sh.Rendering, &text) != nil || !strings.Contains(text, "income <=") {
+	if sh.Kind != "cart" || sh.FormatVersion != modelfile.Version || sh.Target != "decision" || json.Unmarshal(sh.Rendering, &text) != nil || !strings.Contains(text, "income <=") {
 		t.Fatalf("show: %+v", sh)
 	}
 	// --format json and params embed the rendering as JSON, not as a string.
