@@ -24,10 +24,20 @@ type Condition struct {
 	// it is exact (see preprocess.RawSplit).
 	Raw *preprocess.RawSplit `json:"raw,omitempty"`
 	// True is the condition under which a row goes left, e.g.
-	// "income <= 37950" or `housing in {rent, mortgage}`; False is its
-	// negation, the else branch ("income > 37950", "housing in {own}").
+	// "income <= 37950" or `housing in {rent, mortgage} or unseen`; False
+	// is its negation, the else branch ("income > 37950",
+	// "housing in {own}"). A categorical side names the training levels
+	// that go there and, on the side unseen levels go, "or unseen" (the
+	// unseen-level rule, see UnseenRule).
 	True  string `json:"true"`
 	False string `json:"false"`
+	// Unreached is "left" or "right" when no raw value — no training
+	// level, no unseen level, no missing value — goes to that side at
+	// prediction time, "" otherwise. It happens when the pipeline encodes
+	// training rows with their own target (gt-paper's leave-one-out): a
+	// training row's value differs from its level's, so training rows can
+	// reach (and be counted in) a branch no row to predict can reach.
+	Unreached string `json:"unreached,omitempty"`
 }
 
 // Condition renders the split "x[feature] < threshold": in raw units
@@ -58,9 +68,21 @@ func (o *Options) Condition(feature int, threshold float32) (Condition, error) {
 		default:
 			c.True, c.False = numericSides(s.Column, s.Threshold)
 		}
+		switch {
+		case math.IsInf(s.Threshold, -1) && !s.MissingLeft:
+			c.Unreached = "left"
+		case math.IsInf(s.Threshold, 1) && s.MissingLeft:
+			c.Unreached = "right"
+		}
 		return c, nil
 	}
-	c.True, c.False = categorical(&s, o.ShowUnseen)
+	c.True, c.False = categorical(&s)
+	switch {
+	case len(s.LeftLevels) == 0 && !s.UnseenLeft && !s.MissingLeft:
+		c.Unreached = "left"
+	case len(s.RightLevels) == 0 && s.UnseenLeft && s.MissingLeft:
+		c.Unreached = "right"
+	}
 	return c, nil
 }
 
@@ -119,8 +141,12 @@ func decimalText(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// categorical renders both sides of a categorical split.
-func categorical(s *preprocess.RawSplit, showUnseen bool) (string, string) {
+// categorical renders both sides of a categorical split under the
+// unseen-level rule (package documentation):
+// the side unseen levels go reads "or unseen" (or "!= level" for a
+// one-hot indicator, or "is an unseen level" when no training level goes
+// there); a side no value goes to reads "is no level".
+func categorical(s *preprocess.RawSplit) (string, string) {
 	col := s.Column
 	if s.Encoding == preprocess.EncodingOneHot && s.Level != "" {
 		lv := levelText(s.Level)
@@ -147,11 +173,14 @@ func categorical(s *preprocess.RawSplit, showUnseen bool) (string, string) {
 		for i, l := range levels {
 			q[i] = levelText(l)
 		}
-		if len(q) == 0 && unseen {
+		switch {
+		case len(q) == 0 && unseen:
 			return col + " is an unseen level"
+		case len(q) == 0:
+			return col + " is no level"
 		}
 		txt := col + " in {" + strings.Join(q, ", ") + "}"
-		if showUnseen && unseen {
+		if unseen {
 			txt += " or unseen"
 		}
 		return txt

@@ -45,6 +45,37 @@
 // / "housing in {own}"); JSON and the generated code keep the exact cuts
 // and say where unseen levels and missing values go.
 //
+// # Unseen category levels
+//
+// One rule, applied identically by prediction, every rendering, the
+// generated Go code and the ONNX graph (package export/onnx). A level never
+// seen in training — and a missing value of a categorical column whose
+// training rows had none — is encoded by the fitted pipeline as its
+// encoder's unseen value: one-hot, every indicator column 0; leave-one-out
+// and target mean, the training target mean ȳ; ordinal, −1; frequency, 0.
+// It is then scaled like any value and routed by the model's one rule
+// (left iff x < τ, package ensemble). preprocess.RawThreshold pushes an
+// unseen level through that same code path, so every categorical split
+// knows the side unseen levels go (RawSplit.UnseenLeft), and:
+//
+//   - text, DOT, SVG and JSON name the training levels of each side and
+//     append "or unseen" to the side unseen levels go ("Gender in {Male}
+//     or unseen"); a one-hot split reads "color != red" there (which
+//     includes them), a side with no training level "color is an unseen
+//     level";
+//   - a side that no raw value reaches (no level, not unseen, not missing)
+//     reads "color is no level" and Condition.Unreached names it: with an
+//     encoding that uses the training rows' own targets (gt-paper's
+//     leave-one-out) training rows can reach — and be counted in — a
+//     branch no row to predict can reach; text marks it "(no raw value
+//     goes here)", DOT and SVG label its edge so;
+//   - generated Go lists the levels of the side unseen levels do not go
+//     to in a switch case and sends every other string to the default
+//     branch, the side unseen levels go; a branch no raw value reaches is
+//     left out;
+//   - ONNX maps every string that is not a training level to the encoded
+//     unseen value with its LabelEncoder's default.
+//
 // # Ensembles
 //
 // Explain and ExplainKernel give GRANDE's local explanation of one

@@ -11,7 +11,6 @@ import (
 // Render it with e.g. `dot -Tsvg tree.dot > tree.svg`.
 func (v *View) DOT() string {
 	var b strings.Builder
-	labels := v.Options.edgeLabels()
 	lo, hi := v.valueRange()
 	b.WriteString("digraph tree {\n")
 	b.WriteString("\tnode [shape=box, style=\"rounded,filled\", fillcolor=\"#f7f7f7\", fontname=\"Helvetica\"];\n")
@@ -32,7 +31,7 @@ func (v *View) DOT() string {
 			continue
 		}
 		for k, c := range []int{n.Left, n.Right} {
-			attrs := "label=" + dotQuote(labels[k])
+			attrs := "label=" + dotQuote(v.edgeLabel(i, k))
 			if v.onPath[c] && v.onPath[i] {
 				attrs += ", penwidth=3"
 			}

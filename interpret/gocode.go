@@ -234,8 +234,9 @@ func (g *goGen) numericCond(c Condition, f *goField) string {
 	return cond
 }
 
-// switchNode writes a categorical split: the levels of the side that does
-// not receive unseen levels are listed; the other side is the default.
+// switchNode writes a categorical split under the unseen-level rule: the
+// levels of the side that does not receive unseen levels are listed; the
+// other side, where unseen levels go, is the default.
 func (g *goGen) switchNode(b *strings.Builder, i, indent int, f *goField) {
 	pad := strings.Repeat("\t", indent)
 	n := &g.v.Tree.Nodes[i]
@@ -254,6 +255,10 @@ func (g *goGen) switchNode(b *strings.Builder, i, indent int, f *goField) {
 		cases = append(cases, `""`)
 	}
 	if len(cases) == 0 {
+		// Every raw value goes the default way (the other branch is
+		// reached by no raw value, only by training rows encoded with
+		// their own target): no test.
+		b.WriteString(pad + "// (no raw value takes the other branch)\n")
 		g.node(b, defaultNode, indent)
 		return
 	}

@@ -48,10 +48,6 @@ type Options struct {
 	// EdgeLabels label the edges to the left ("condition true") and right
 	// child in DOT and SVG (default "True", "False").
 	EdgeLabels [2]string
-	// ShowUnseen appends "or unseen" to the side of a categorical split
-	// that receives levels never seen in training (JSON and the generated
-	// code always say where they go).
-	ShowUnseen bool
 	// Highlight, if not nil, is a model-space row whose path is marked in
 	// the text and SVG renderings.
 	Highlight []float32

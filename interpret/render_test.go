@@ -139,33 +139,33 @@ func TestConditions(t *testing.T) {
 		wantTrue   string
 		wantFalse  string
 		wantColumn string
+		unreached  string
 	}{
-		{"model space, default name", nil, 3, 0.25, "x3 < 0.25", "x3 >= 0.25", "x3"},
-		{"model space, named", &Options{FeatureNames: []string{"a", "b"}}, 1, -1.5e-7, "b < -1.5e-07", "b >= -1.5e-07", "b"},
-		{"raw numeric, round cut", &Options{Pipeline: credit}, 0, 40000, "income < 40000", "income >= 40000", "income"},
-		{"raw numeric, fractional cut", &Options{Pipeline: credit}, 1, 30.5, "age < 30.5", "age >= 30.5", "age"},
-		{"raw numeric, huge cut", &Options{Pipeline: credit}, 0, inf, "income <= 3.402821e+38", "income > 3.402821e+38", "income"},
-		{"raw numeric, small cut", &Options{Pipeline: credit}, 0, 0.25, "income < 0.25", "income >= 0.25", "income"},
-		{"raw numeric, zero", &Options{Pipeline: credit}, 0, 0, "income < 0", "income >= 0", "income"},
-		{"quantile, always left", &Options{Pipeline: gt}, 0, inf, "income is any number", "income is no number", "income"},
-		{"quantile, never left", &Options{Pipeline: gt}, 0, -inf, "income is no number", "income is any number", "income"},
-		{"target mean set", &Options{Pipeline: credit}, 2, 0.3, "housing in {own}", "housing in {rent, mortgage}", "housing"},
-		{"target mean set, unseen shown", &Options{Pipeline: credit, ShowUnseen: true}, 2, 0.3, "housing in {own}", "housing in {rent, mortgage} or unseen", "housing"},
-		{"target mean, all levels left", &Options{Pipeline: credit}, 2, 2, "housing in {rent, mortgage, own}", "housing in {}", "housing"},
-		{"target mean, only unseen right", &Options{Pipeline: credit}, 2, 0.5, "housing in {own}", "housing in {rent, mortgage}", "housing"},
-		{"one-hot indicator", &Options{Pipeline: onehot}, 4, 0.5, "housing != own", "housing == own", "housing"},
-		{"one-hot, threshold above both", &Options{Pipeline: onehot}, 4, 1.5, "housing in {rent, mortgage, own}", "housing in {}", "housing"},
-		{"ordinal, only unseen left", &Options{Pipeline: ordinal}, 2, -0.5, "housing is an unseen level", "housing in {rent, mortgage, own}", "housing"},
-		{"missing category listed", &Options{Pipeline: miss}, 0, 0.8, "c in {a} or unseen", "c in {New York, <missing>}", "c"},
+		{"model space, default name", nil, 3, 0.25, "x3 < 0.25", "x3 >= 0.25", "x3", ""},
+		{"model space, named", &Options{FeatureNames: []string{"a", "b"}}, 1, -1.5e-7, "b < -1.5e-07", "b >= -1.5e-07", "b", ""},
+		{"raw numeric, round cut", &Options{Pipeline: credit}, 0, 40000, "income < 40000", "income >= 40000", "income", ""},
+		{"raw numeric, fractional cut", &Options{Pipeline: credit}, 1, 30.5, "age < 30.5", "age >= 30.5", "age", ""},
+		{"raw numeric, huge cut", &Options{Pipeline: credit}, 0, inf, "income <= 3.402821e+38", "income > 3.402821e+38", "income", ""},
+		{"raw numeric, small cut", &Options{Pipeline: credit}, 0, 0.25, "income < 0.25", "income >= 0.25", "income", ""},
+		{"raw numeric, zero", &Options{Pipeline: credit}, 0, 0, "income < 0", "income >= 0", "income", ""},
+		{"quantile, always left", &Options{Pipeline: gt}, 0, inf, "income is any number", "income is no number", "income", "right"},
+		{"quantile, never left", &Options{Pipeline: gt}, 0, -inf, "income is no number", "income is any number", "income", "left"},
+		{"target mean set", &Options{Pipeline: credit}, 2, 0.3, "housing in {own}", "housing in {rent, mortgage} or unseen", "housing", ""},
+		{"target mean, all levels left", &Options{Pipeline: credit}, 2, 2, "housing in {rent, mortgage, own} or unseen", "housing is no level", "housing", "right"},
+		{"target mean, unseen left", &Options{Pipeline: credit}, 2, 0.5, "housing in {own} or unseen", "housing in {rent, mortgage}", "housing", ""},
+		{"one-hot indicator", &Options{Pipeline: onehot}, 4, 0.5, "housing != own", "housing == own", "housing", ""},
+		{"one-hot, threshold above both", &Options{Pipeline: onehot}, 4, 1.5, "housing in {rent, mortgage, own} or unseen", "housing is no level", "housing", "right"},
+		{"ordinal, only unseen left", &Options{Pipeline: ordinal}, 2, -0.5, "housing is an unseen level", "housing in {rent, mortgage, own}", "housing", ""},
+		{"missing category listed", &Options{Pipeline: miss}, 0, 0.8, "c in {a} or unseen", "c in {New York, <missing>}", "c", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.name == "missing category listed" {
-				c.o.ShowUnseen = true
-			}
 			got, err := c.o.Condition(c.feature, c.threshold)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if got.Unreached != c.unreached {
+				t.Errorf("Condition(%d, %v).Unreached = %q, want %q", c.feature, c.threshold, got.Unreached, c.unreached)
 			}
 			if got.True != c.wantTrue || got.False != c.wantFalse || got.Column != c.wantColumn {
 				t.Errorf("Condition(%d, %v) = %q / %q (column %q), want %q / %q (%q)", c.feature, c.threshold,

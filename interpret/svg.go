@@ -109,7 +109,6 @@ func (v *View) layout() ([]svgBox, float64, float64) {
 func (v *View) SVG() []byte {
 	t := v.Tree
 	boxes, width, height := v.layout()
-	labels := v.Options.edgeLabels()
 	lo, hi := v.valueRange()
 	var b strings.Builder
 	f := func(x float64) string { return fmt.Sprintf("%.1f", x) }
@@ -137,7 +136,7 @@ func (v *View) SVG() []byte {
 				anchor, dx = "start", 6.0
 			}
 			fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="%s" stroke="none" fill="#333333" font-size="11">%s</text>`+"\n",
-				f((x1+x2)/2+dx), f((y1+y2)/2+4), anchor, xmlText(labels[k]))
+				f((x1+x2)/2+dx), f((y1+y2)/2+4), anchor, xmlText(v.edgeLabel(i, k)))
 		}
 	}
 	b.WriteString("</g>\n")

@@ -13,7 +13,10 @@ import "strings"
 //	    else:
 //	        → rejected (p = 0.64, n = 17)
 //
-// The leaf reached by Options.Highlight is marked "◀ this row". Columns
+// A categorical condition names the side unseen levels go ("or unseen");
+// a branch no raw value goes to is marked "(no raw value goes here)" (see
+// the package documentation on unseen levels). The leaf reached by
+// Options.Highlight is marked "◀ this row". Columns
 // with a description (Options.Descriptions) are explained in a legend.
 func (v *View) Text() string {
 	var b strings.Builder
@@ -43,8 +46,15 @@ func (v *View) writeText(b *strings.Builder, i, indent int) {
 		b.WriteByte('\n')
 		return
 	}
-	b.WriteString(pad + "if " + v.Conditions[i].True + ":\n")
+	c := &v.Conditions[i]
+	note := func(side string) string {
+		if c.Unreached == side {
+			return "  (" + unreachedNote + ")"
+		}
+		return ""
+	}
+	b.WriteString(pad + "if " + c.True + ":" + note("left") + "\n")
 	v.writeText(b, n.Left, indent+1)
-	b.WriteString(pad + "else:\n")
+	b.WriteString(pad + "else:" + note("right") + "\n")
 	v.writeText(b, n.Right, indent+1)
 }

@@ -95,6 +95,20 @@ func (v *View) LeafText(i int) string {
 	return DefaultLeafText(v.Leaf(i))
 }
 
+// unreachedNote marks a branch no raw value goes to (Condition.Unreached).
+const unreachedNote = "no raw value goes here"
+
+// edgeLabel is the label of the edge from internal node i to its left
+// (k = 0) or right child: Options.EdgeLabels, with unreachedNote on a
+// branch no raw value goes to.
+func (v *View) edgeLabel(i, k int) string {
+	l := v.Options.edgeLabels()[k]
+	if u := v.Conditions[i].Unreached; (u == "left" && k == 0) || (u == "right" && k == 1) {
+		l += " (" + unreachedNote + ")"
+	}
+	return l
+}
+
 // boxLines are the lines shown in node i's box (DOT, SVG).
 func (v *View) boxLines(i int) []string {
 	n := &v.Tree.Nodes[i]
