@@ -69,6 +69,29 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 		ws.updStamp = k.stampCtr
 	}
 
+	// fused: with many trees and no input gradients, phase 1 computes only
+	// the tree-weight gradients γ (per-sample sums over the trees), and one
+	// pass per tree then computes the tree's δ into the worker's buffer and
+	// at once its node and leaf gradients (and node updates), while the
+	// tree's state is in the caches. Every value is computed by the same
+	// code, in the same order, as in the plain pass.
+	ws.fused = dX == nil && k.e >= 4*w
+	if ws.fused {
+		var parts int
+		ws.chunk, parts = k.sampleChunks(B, w, 2048/(k.e*4), maxChunk)
+		ws.j.run = ws.fnW
+		execute(&ws.j, parts, w)
+		// sixteen parts per worker: the workers finish close together
+		ws.chunk = max(1, k.e/(16*w))
+		ws.j.run = ws.fnT
+		execute(&ws.j, (k.e+ws.chunk-1)/ws.chunk, w)
+		ws.finishBackward(grad, track)
+		return nil
+	}
+	if len(ws.delta) < k.e*B*k.d {
+		ws.delta = make([]float64, k.e*ws.capB*k.d)
+	}
+
 	// 1. per sample: tree-weight gradients γ, path-node gradients δ, dX
 	var parts int
 	ws.chunk, parts = k.sampleChunks(B, w, 2048/(k.e*(k.d*k.d/2+k.d+2)), maxChunk)
@@ -99,7 +122,12 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 	}
 	ws.j.run = ws.fnB2
 	execute(&ws.j, parts, w)
+	ws.finishBackward(grad, track)
+	return nil
+}
 
+// finishBackward records what the Backward into grad wrote.
+func (ws *Workspace) finishBackward(grad *Params, track bool) {
 	if track {
 		// without bitsInline, GradientSupport derives the bitsets from
 		// zmask and tcol when it is asked
@@ -108,7 +136,32 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 		ws.lastGrad = grad
 	}
 	ws.dOut, ws.grad, ws.dX = nil, nil, nil
-	return nil
+}
+
+// treePart is phase 2 of the fused backward pass for the trees of part p:
+// per tree its path-node gradients δ (into the worker's buffer), its leaf
+// gradients, then its node gradients and updates.
+func (ws *Workspace) treePart(p, w int) {
+	k := ws.k
+	s := &ws.scratch[w]
+	s.td = growFloat64(s.td, ws.b*k.d)
+	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, k.e)
+	for e := lo; e < hi; e++ {
+		ws.pathDeltas(e, 0, ws.b, s.td, nil, s)
+		ws.accumulateLeaves(e, s)
+		ws.accumulateNodes(e, 0, k.d, s)
+		ws.updateNodes(e, 0, k.d, s)
+	}
+}
+
+// treeDelta returns δ of tree e's path nodes ([B][d]): the worker's buffer
+// in the fused pass, else the tree's rows of ws.delta.
+func (ws *Workspace) treeDelta(e int, s *scratch) []float64 {
+	if ws.fused {
+		return s.td
+	}
+	B, d := ws.b, ws.k.d
+	return ws.delta[e*B*d : (e+1)*B*d]
 }
 
 func dot(g []float32, v []float32) float64 {
@@ -119,183 +172,209 @@ func dot(g []float32, v []float32) float64 {
 	return s
 }
 
+// back1Part is phase 1 of the plain backward pass for the samples of part
+// p: the tree-weight gradients γ, then every tree's path-node gradients δ
+// into ws.delta and the input gradients.
 func (ws *Workspace) back1Part(p, w int) {
 	k := ws.k
 	s := &ws.scratch[w]
-	B, C, L, d, E := ws.b, k.c, k.nl, k.d, k.e
+	B, d := ws.b, k.d
 	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, B)
-	nb := hi - lo
-	lam := k.params.Leaves
-	W := k.params.LeafWeights
-	leafW := k.mode == LeafWeights
-	h, a, aw, gamma := ws.h, ws.a, ws.aw, ws.gamma
-	// trees outside, samples inside (see block); per-sample sums over trees
-	// run in tree order
-	for e := 0; e < E; e++ {
-		for b := lo; b < hi; b++ {
-			h[e*B+b] = dot(ws.dOut[b*C:(b+1)*C], lam[(e*L+int(ws.leaf[e*B+b]))*C:][:C])
-		}
-	}
-	// γ_e = dL/dω_e (spec §3.2)
-	if k.mode != NoWeights && E > 1 {
-		hbar := growFloat64(s.col1, nb)
-		M := growFloat64(s.col2, nb)
-		rbar := growFloat64(s.col3, nb)
-		s.col1, s.col2, s.col3 = hbar, M, rbar
-		clear(hbar)
-		clear(rbar)
-		for e := 0; e < E; e++ {
-			for b := lo; b < hi; b++ {
-				hbar[b-lo] += aw[e*B+b] * h[e*B+b]
-			}
-		}
-		if ws.keep == nil {
-			for i := range M {
-				M[i] = 1
-			}
-		} else {
-			clear(M)
-			for e := 0; e < E; e++ {
-				for b := lo; b < hi; b++ {
-					if ws.keep[b*E+e] {
-						M[b-lo] += a[e*B+b]
-					}
-				}
-			}
-		}
-		for e := 0; e < E; e++ {
-			for b := lo; b < hi; b++ {
-				var r float64 // dL/da_e
-				if m := M[b-lo]; m > 0 && (ws.keep == nil || ws.keep[b*E+e]) {
-					r = (h[e*B+b] - hbar[b-lo]) / m
-				}
-				gamma[e*B+b] = r
-				rbar[b-lo] += a[e*B+b] * r
-			}
-		}
-		for e := 0; e < E; e++ {
-			for b := lo; b < hi; b++ {
-				gamma[e*B+b] = a[e*B+b] * (gamma[e*B+b] - rbar[b-lo])
-			}
-		}
-	} else {
-		for e := 0; e < E; e++ {
-			clear(gamma[e*B+lo : e*B+hi])
-		}
-	}
-	// δ of every path node through the counterfactual leaves: per tree, the
-	// leaf-value differences D_j and the split arguments z_j of the block's
-	// samples, then δ_j = D_j·S'(z_j) in one pass
+	ws.weightGrads(lo, hi, s)
 	var dx []float64
 	if ws.dX != nil {
-		dx = growFloat64(s.dx, nb*k.n)
+		dx = growFloat64(s.dx, (hi-lo)*k.n)
 		s.dx = dx
 		clear(dx)
 	}
-	zs := growFloat64(s.z, nb*d)
-	s.z = zs
-	s.cf = growInt(s.cf, nb*d)
-	cfs := s.cf
-	for e := 0; e < E; e++ {
-		base := e * k.ni
-		feat, thr := k.selFeat[base:base+k.ni], k.selThr[base:base+k.ni]
-		lamE := lam[e*L*C : (e+1)*L*C]
-		var wE []float32
-		if leafW {
-			wE = W[e*L : (e+1)*L]
-		}
-		dblock := ws.delta[(e*B+lo)*d : (e*B+hi)*d]
-		// the samples with a weight or weight gradient (others get δ = 0)
-		act := s.act[:0]
-		for b := lo; b < hi; b++ {
-			if aw[e*B+b] == 0 && gamma[e*B+b] == 0 {
-				clear(dblock[(b-lo)*d : (b-lo+1)*d])
-				clear(zs[(b-lo)*d : (b-lo+1)*d])
-				continue
-			}
-			act = append(act, int32(b))
-		}
-		s.act = act
-		// split arguments and counterfactual leaves, two samples at a time
-		// (their independent chains overlap)
-		n := k.n
-		i := 0
-		if haveSIMD && d > 1 {
-			s.cft = growInt32(s.cft, 8*d)
-			var off [8]int32
-			var R, pos [8]int
-			for ; i+7 < len(act); i += 8 {
-				for l := range off {
-					b := int(act[i+l])
-					off[l], R[l], pos[l] = int32(b*n), int(ws.leaf[e*B+b]), b-lo
-				}
-				counterfactuals8(feat, thr, ws.x, n, &off, &R, &pos, zs, cfs, s.cft[:8*d])
-			}
-		}
-		for ; i+3 < len(act); i += 4 {
-			b0, b1, b2, b3 := int(act[i]), int(act[i+1]), int(act[i+2]), int(act[i+3])
-			counterfactuals4(feat, thr,
-				[4][]float32{ws.x[b0*n : (b0+1)*n], ws.x[b1*n : (b1+1)*n], ws.x[b2*n : (b2+1)*n], ws.x[b3*n : (b3+1)*n]},
-				[4]int{int(ws.leaf[e*B+b0]), int(ws.leaf[e*B+b1]), int(ws.leaf[e*B+b2]), int(ws.leaf[e*B+b3])},
-				zs[(b0-lo)*d:(b0-lo+1)*d], zs[(b1-lo)*d:(b1-lo+1)*d], zs[(b2-lo)*d:(b2-lo+1)*d], zs[(b3-lo)*d:(b3-lo+1)*d],
-				cfs[(b0-lo)*d:(b0-lo+1)*d], cfs[(b1-lo)*d:(b1-lo+1)*d], cfs[(b2-lo)*d:(b2-lo+1)*d], cfs[(b3-lo)*d:(b3-lo+1)*d])
-		}
-		for ; i+1 < len(act); i += 2 {
-			b0, b1 := int(act[i]), int(act[i+1])
-			counterfactuals2(feat, thr, ws.x[b0*n:(b0+1)*n], ws.x[b1*n:(b1+1)*n],
-				int(ws.leaf[e*B+b0]), int(ws.leaf[e*B+b1]),
-				zs[(b0-lo)*d:(b0-lo+1)*d], zs[(b1-lo)*d:(b1-lo+1)*d],
-				cfs[(b0-lo)*d:(b0-lo+1)*d], cfs[(b1-lo)*d:(b1-lo+1)*d])
-		}
-		if i < len(act) {
-			b := int(act[i])
-			counterfactuals(feat, thr, ws.x[b*n:(b+1)*n], int(ws.leaf[e*B+b]), zs[(b-lo)*d:(b-lo+1)*d], cfs[(b-lo)*d:(b-lo+1)*d])
-		}
-		// D_j = dL/dŝ: G_R − G_C for a left turn, G_C − G_R for a right one
-		for _, bi := range act {
-			b := int(bi)
-			R := int(ws.leaf[e*B+b])
-			awe, ge := aw[e*B+b], gamma[e*B+b]
-			drow := dblock[(b-lo)*d : (b-lo+1)*d]
-			cf := cfs[(b-lo)*d : (b-lo+1)*d]
-			g := ws.dOut[b*C : (b+1)*C]
-			gR := awe * h[e*B+b]
-			if leafW {
-				gR += ge * float64(wE[R])
-			}
-			for j, cl := range cf {
-				var gC float64
-				if C == 1 {
-					gC = awe * (float64(g[0]) * float64(lamE[cl]))
-				} else {
-					gC = awe * dot(g, lamE[cl*C:(cl+1)*C])
-				}
-				if leafW {
-					gC += ge * float64(wE[cl])
-				}
-				// the sign without a branch (the turn is data): −(gR − gC)
-				// is gC − gR exactly (up to the sign of a zero)
-				drow[j] = (gR - gC) * turnSign[(R>>(d-1-j))&1]
-			}
-		}
-		k.split.scaleBySlopes(dblock, zs)
-		if dx != nil {
-			for b := lo; b < hi; b++ {
-				R := int(ws.leaf[e*B+b])
-				drow := dblock[(b-lo)*d : (b-lo+1)*d]
-				dxb := dx[(b-lo)*k.n : (b-lo+1)*k.n]
-				node := 0
-				for j := 0; j < d; j++ {
-					dxb[feat[node]] -= drow[j]
-					node = 2*node + 1 + (R>>(d-1-j))&1
-				}
-			}
-		}
+	for e := 0; e < k.e; e++ {
+		ws.pathDeltas(e, lo, hi, ws.delta[(e*B+lo)*d:(e*B+hi)*d], dx, s)
 	}
 	if dx != nil {
 		out := ws.dX[lo*k.n : hi*k.n]
 		for i, v := range dx {
 			out[i] = float32(v)
+		}
+	}
+}
+
+// weightPart is phase 1 of the fused backward pass (Backward) for the
+// samples of part p: the tree-weight gradients γ only.
+func (ws *Workspace) weightPart(p, w int) {
+	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, ws.b)
+	ws.weightGrads(lo, hi, &ws.scratch[w])
+}
+
+// weightGrads writes h = ⟨dL/dy, Λ[e,R]⟩ and the tree-weight gradients
+// γ_e = dL/dω_e (spec §3.2) of the samples lo…hi−1 for every tree; the
+// per-sample sums over the trees run in tree order.
+func (ws *Workspace) weightGrads(lo, hi int, s *scratch) {
+	k := ws.k
+	B, C, L, E := ws.b, k.c, k.nl, k.e
+	nb := hi - lo
+	lam := k.params.Leaves
+	h, a, aw, gamma := ws.h, ws.a, ws.aw, ws.gamma
+	// trees outside, samples inside (see block)
+	for e := 0; e < E; e++ {
+		for b := lo; b < hi; b++ {
+			h[e*B+b] = dot(ws.dOut[b*C:(b+1)*C], lam[(e*L+int(ws.leaf[e*B+b]))*C:][:C])
+		}
+	}
+	if k.mode == NoWeights || E <= 1 {
+		for e := 0; e < E; e++ {
+			clear(gamma[e*B+lo : e*B+hi])
+		}
+		return
+	}
+	hbar := growFloat64(s.col1, nb)
+	M := growFloat64(s.col2, nb)
+	rbar := growFloat64(s.col3, nb)
+	s.col1, s.col2, s.col3 = hbar, M, rbar
+	clear(hbar)
+	clear(rbar)
+	for e := 0; e < E; e++ {
+		for b := lo; b < hi; b++ {
+			hbar[b-lo] += aw[e*B+b] * h[e*B+b]
+		}
+	}
+	if ws.keep == nil {
+		for i := range M {
+			M[i] = 1
+		}
+	} else {
+		clear(M)
+		for e := 0; e < E; e++ {
+			for b := lo; b < hi; b++ {
+				if ws.keep[b*E+e] {
+					M[b-lo] += a[e*B+b]
+				}
+			}
+		}
+	}
+	for e := 0; e < E; e++ {
+		for b := lo; b < hi; b++ {
+			var r float64 // dL/da_e
+			if m := M[b-lo]; m > 0 && (ws.keep == nil || ws.keep[b*E+e]) {
+				r = (h[e*B+b] - hbar[b-lo]) / m
+			}
+			gamma[e*B+b] = r
+			rbar[b-lo] += a[e*B+b] * r
+		}
+	}
+	for e := 0; e < E; e++ {
+		for b := lo; b < hi; b++ {
+			gamma[e*B+b] = a[e*B+b] * (gamma[e*B+b] - rbar[b-lo])
+		}
+	}
+}
+
+// pathDeltas writes δ of every path node of tree e for the samples
+// lo…hi−1 into dblock ([hi−lo][d]) through the counterfactual leaves: the
+// leaf-value differences D_j and the split arguments z_j of the samples,
+// then δ_j = D_j·S'(z_j) in one pass. If dx is not nil ([hi−lo][n]) the
+// straight-through input gradients are subtracted into it.
+func (ws *Workspace) pathDeltas(e, lo, hi int, dblock, dx []float64, s *scratch) {
+	k := ws.k
+	B, C, L, d := ws.b, k.c, k.nl, k.d
+	nb := hi - lo
+	lam := k.params.Leaves
+	leafW := k.mode == LeafWeights
+	h, aw, gamma := ws.h, ws.aw, ws.gamma
+	zs := growFloat64(s.z, nb*d)
+	s.z = zs
+	s.cf = growInt(s.cf, nb*d)
+	cfs := s.cf
+	base := e * k.ni
+	feat, thr := k.selFeat[base:base+k.ni], k.selThr[base:base+k.ni]
+	lamE := lam[e*L*C : (e+1)*L*C]
+	var wE []float32
+	if leafW {
+		wE = k.params.LeafWeights[e*L : (e+1)*L]
+	}
+	// the samples with a weight or weight gradient (others get δ = 0)
+	act := s.act[:0]
+	for b := lo; b < hi; b++ {
+		if aw[e*B+b] == 0 && gamma[e*B+b] == 0 {
+			clear(dblock[(b-lo)*d : (b-lo+1)*d])
+			clear(zs[(b-lo)*d : (b-lo+1)*d])
+			continue
+		}
+		act = append(act, int32(b))
+	}
+	s.act = act
+	// split arguments and counterfactual leaves, eight, four or two
+	// samples at a time (their independent chains overlap)
+	n := k.n
+	i := 0
+	if haveSIMD && d > 1 {
+		s.cft = growInt32(s.cft, 8*d)
+		var off [8]int32
+		var R, pos [8]int
+		for ; i+7 < len(act); i += 8 {
+			for l := range off {
+				b := int(act[i+l])
+				off[l], R[l], pos[l] = int32(b*n), int(ws.leaf[e*B+b]), b-lo
+			}
+			counterfactuals8(feat, thr, ws.x, n, &off, &R, &pos, zs, cfs, s.cft[:8*d])
+		}
+	}
+	for ; i+3 < len(act); i += 4 {
+		b0, b1, b2, b3 := int(act[i]), int(act[i+1]), int(act[i+2]), int(act[i+3])
+		counterfactuals4(feat, thr,
+			[4][]float32{ws.x[b0*n : (b0+1)*n], ws.x[b1*n : (b1+1)*n], ws.x[b2*n : (b2+1)*n], ws.x[b3*n : (b3+1)*n]},
+			[4]int{int(ws.leaf[e*B+b0]), int(ws.leaf[e*B+b1]), int(ws.leaf[e*B+b2]), int(ws.leaf[e*B+b3])},
+			zs[(b0-lo)*d:(b0-lo+1)*d], zs[(b1-lo)*d:(b1-lo+1)*d], zs[(b2-lo)*d:(b2-lo+1)*d], zs[(b3-lo)*d:(b3-lo+1)*d],
+			cfs[(b0-lo)*d:(b0-lo+1)*d], cfs[(b1-lo)*d:(b1-lo+1)*d], cfs[(b2-lo)*d:(b2-lo+1)*d], cfs[(b3-lo)*d:(b3-lo+1)*d])
+	}
+	for ; i+1 < len(act); i += 2 {
+		b0, b1 := int(act[i]), int(act[i+1])
+		counterfactuals2(feat, thr, ws.x[b0*n:(b0+1)*n], ws.x[b1*n:(b1+1)*n],
+			int(ws.leaf[e*B+b0]), int(ws.leaf[e*B+b1]),
+			zs[(b0-lo)*d:(b0-lo+1)*d], zs[(b1-lo)*d:(b1-lo+1)*d],
+			cfs[(b0-lo)*d:(b0-lo+1)*d], cfs[(b1-lo)*d:(b1-lo+1)*d])
+	}
+	if i < len(act) {
+		b := int(act[i])
+		counterfactuals(feat, thr, ws.x[b*n:(b+1)*n], int(ws.leaf[e*B+b]), zs[(b-lo)*d:(b-lo+1)*d], cfs[(b-lo)*d:(b-lo+1)*d])
+	}
+	// D_j = dL/dŝ: G_R − G_C for a left turn, G_C − G_R for a right one
+	for _, bi := range act {
+		b := int(bi)
+		R := int(ws.leaf[e*B+b])
+		awe, ge := aw[e*B+b], gamma[e*B+b]
+		drow := dblock[(b-lo)*d : (b-lo+1)*d]
+		cf := cfs[(b-lo)*d : (b-lo+1)*d]
+		g := ws.dOut[b*C : (b+1)*C]
+		gR := awe * h[e*B+b]
+		if leafW {
+			gR += ge * float64(wE[R])
+		}
+		for j, cl := range cf {
+			var gC float64
+			if C == 1 {
+				gC = awe * (float64(g[0]) * float64(lamE[cl]))
+			} else {
+				gC = awe * dot(g, lamE[cl*C:(cl+1)*C])
+			}
+			if leafW {
+				gC += ge * float64(wE[cl])
+			}
+			// the sign without a branch (the turn is data): −(gR − gC)
+			// is gC − gR exactly (up to the sign of a zero)
+			drow[j] = (gR - gC) * turnSign[(R>>(d-1-j))&1]
+		}
+	}
+	k.split.scaleBySlopes(dblock, zs[:nb*d])
+	if dx != nil {
+		for b := lo; b < hi; b++ {
+			R := int(ws.leaf[e*B+b])
+			drow := dblock[(b-lo)*d : (b-lo+1)*d]
+			dxb := dx[(b-lo)*k.n : (b-lo+1)*k.n]
+			node := 0
+			for j := 0; j < d; j++ {
+				dxb[feat[node]] -= drow[j]
+				node = 2*node + 1 + (R>>(d-1-j))&1
+			}
 		}
 	}
 }
@@ -422,19 +501,26 @@ func (ws *Workspace) back2Part(p, w int) {
 			jhi = jlo + 1
 			ws.accumulateNodes(e, jlo, jhi, s)
 		}
-		if ws.updater != nil {
-			// the unit's rows are final: their update, then their
-			// selection anew, while they are in the caches
-			first := e*k.ni + (1 << jlo) - 1
-			last := e*k.ni + (1 << jhi) - 1
-			ws.updater.UpdateNodes(first, last, s.gz, s.gt, k.sel[first:last])
-			ne := k.ne
-			selectRows(k.params.IndexLogits[first*ne:last*ne], k.params.Thresholds[first*ne:last*ne], ne,
-				k.feat[e*ne:(e+1)*ne], k.sel[first:last], k.selFeat[first:last], k.selThr[first:last])
-			for row := first; row < last; row++ {
-				k.stamp[row] = ws.updStamp
-			}
-		}
+		ws.updateNodes(e, jlo, jhi, s)
+	}
+}
+
+// updateNodes hands the final gradients of tree e's nodes at depths
+// jlo…jhi−1 to the updater, if any, and selects the rows anew, while they
+// are in the caches.
+func (ws *Workspace) updateNodes(e, jlo, jhi int, s *scratch) {
+	if ws.updater == nil {
+		return
+	}
+	k := ws.k
+	first := e*k.ni + (1 << jlo) - 1
+	last := e*k.ni + (1 << jhi) - 1
+	ws.updater.UpdateNodes(first, last, s.gz, s.gt, k.sel[first:last])
+	ne := k.ne
+	selectRows(k.params.IndexLogits[first*ne:last*ne], k.params.Thresholds[first*ne:last*ne], ne,
+		k.feat[e*ne:(e+1)*ne], k.sel[first:last], k.selFeat[first:last], k.selThr[first:last])
+	for row := first; row < last; row++ {
+		k.stamp[row] = ws.updStamp
 	}
 }
 
@@ -489,9 +575,7 @@ func (ws *Workspace) accumulateNodes(e, jlo, jhi int, s *scratch) {
 		return
 	}
 	if k.cfg.Fast {
-		for j := jlo; j < jhi; j++ {
-			ws.accumulateLevelFast(e, j, s)
-		}
+		ws.accumulateLevelsFast(e, jlo, jhi, s)
 		return
 	}
 	s.supp = growInt32(s.supp, ne)
@@ -499,7 +583,7 @@ func (ws *Workspace) accumulateNodes(e, jlo, jhi int, s *scratch) {
 	s.sval = growFloat64(s.sval, ne)
 	s.accZ = growFloat64(s.accZ, ne)
 	leaf := ws.leaf[e*B : (e+1)*B]
-	delta := ws.delta[e*B*d : (e+1)*B*d]
+	delta := ws.treeDelta(e, s)
 	order := s.sortByNode(leaf, d-(jhi-1))
 	for j := jlo; j < jhi; j++ {
 		shift := d - j

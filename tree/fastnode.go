@@ -191,20 +191,20 @@ func vjpGo(z, t, acc []float32, idx []int32, dz []float32, m, tau, D float32, X 
 	return vjpWriteGo(z, t, X, dz, m, tau, D, sg/ss)
 }
 
-// accumulateLevelFast writes the gradients of the index logits and
-// thresholds of tree e's nodes at depth j (Config.Fast). One pass over
-// the batch in sample order adds every sample with a non-zero δ into its
-// node's Σδ (float64) and Σδ·x (float32, fastScatterRows), so that every
-// node's sums run over its samples in sample order whatever the units of
-// work are; then nodeGradFast finishes every node that has such a sample
-// (the others keep zero gradients).
-func (ws *Workspace) accumulateLevelFast(e, j int, s *scratch) {
+// accumulateLevelsFast writes the gradients of the index logits and
+// thresholds of tree e's nodes at depths jlo…jhi−1 (Config.Fast). One
+// pass over the batch in sample order adds every sample with a non-zero δ
+// at a depth into its node's Σδ (float64; the depths' sums are independent
+// chains) and lists it for its node's Σδ·x (float32, fastScatterRows), so
+// that every node's sums run over its samples in sample order whatever the
+// units of work are; then per depth nodeGradFast finishes every node that
+// has such a sample (the others keep zero gradients).
+func (ws *Workspace) accumulateLevelsFast(e, jlo, jhi int, s *scratch) {
 	k := ws.k
 	B, d, n, ne := ws.b, k.d, k.n, k.ne
 	leaf := ws.leaf[e*B : (e+1)*B]
-	delta := ws.delta[e*B*d : (e+1)*B*d]
-	shift := d - j
-	nodes := 1 << j
+	delta := ws.treeDelta(e, s)
+	levels := jhi - jlo
 	// the accumulator rows: every input feature, or for many features the
 	// tree's columns (gathered per sample)
 	width := n
@@ -213,68 +213,82 @@ func (ws *Workspace) accumulateLevelFast(e, j int, s *scratch) {
 		width = ne
 	}
 	stride := (width + fastLanes - 1) &^ (fastLanes - 1) // whole vectors
-	if len(s.nslot) < nodes {
-		s.nslot = make([]int32, nodes)
+	// nslot[r]: the slot of the tree's node r among the touched of its
+	// depth, or −1
+	if len(s.nslot) < k.ni {
+		s.nslot = make([]int32, k.ni)
 		for i := range s.nslot {
 			s.nslot[i] = -1
 		}
 	}
-	s.foff = growInt32(s.foff, B)
-	s.fdl = growFloat32(s.fdl, B)
-	s.fnode = growInt32(s.fnode, B)
-	s.ftouch = growInt32(s.ftouch, min(B, nodes))
-	s.fD = growFloat64(s.fD, min(B, nodes))
-	xo, dl, no := s.foff[:B], s.fdl[:B], s.fnode[:B]
-	touchedAll, fD, nslot := s.ftouch, s.fD, s.nslot[:nodes]
-	cnt, nt := 0, 0
+	// per depth (of the unit) a region of B entries: the samples with a
+	// non-zero δ (row offsets in x, δ, accumulator row offset), the
+	// touched nodes in order of first sample and their Σδ
+	s.foff = growInt32(s.foff, levels*B)
+	s.fdl = growFloat32(s.fdl, levels*B)
+	s.fnode = growInt32(s.fnode, levels*B)
+	s.ftouch = growInt32(s.ftouch, levels*B)
+	s.fD = growFloat64(s.fD, levels*B)
+	xo, dl, no := s.foff, s.fdl, s.fnode
+	touched, fD, nslot := s.ftouch, s.fD, s.nslot[:k.ni]
+	var cnt, nt [MaxDepth]int32
 	for b, r := range leaf[:B] {
-		v := delta[b*d+j]
-		if v == 0 {
-			continue
+		drow := delta[b*d : (b+1)*d]
+		for j := jlo; j < jhi; j++ {
+			v := drow[j]
+			if v == 0 {
+				continue
+			}
+			lv := j - jlo
+			node := (1 << j) - 1 + int(r)>>(d-j)
+			slot := nslot[node]
+			if slot < 0 {
+				slot = nt[lv]
+				nslot[node] = slot
+				touched[lv*B+int(slot)] = int32(node)
+				fD[lv*B+int(slot)] = 0
+				nt[lv]++
+			}
+			fD[lv*B+int(slot)] += v
+			c := lv*B + int(cnt[lv])
+			xo[c], dl[c], no[c] = int32(b*n), float32(v), slot*int32(stride)
+			cnt[lv]++
 		}
-		node := int(r) >> shift
-		slot := nslot[node]
-		if slot < 0 {
-			slot = int32(nt)
-			nslot[node] = slot
-			touchedAll[nt] = int32(node)
-			fD[nt] = 0
-			nt++
-		}
-		fD[slot] += v
-		xo[cnt], dl[cnt], no[cnt] = int32(b*n), float32(v), slot*int32(stride)
-		cnt++
 	}
-	xo, dl, no = xo[:cnt], dl[:cnt], no[:cnt]
-	touched := touchedAll[:nt]
-	// the touched nodes' logits and thresholds, read below, on their way
-	// while the sums are formed
-	base := e*k.ni + nodes - 1
-	s.frows = growInt32(s.frows, len(touched))
-	for i, node := range touched {
-		s.frows[i] = int32(base) + node
-	}
-	prefetchNodeRows(k.params.IndexLogits, k.params.Thresholds, s.frows[:len(touched)], ne)
-	s.fAcc = growFloat32(s.fAcc, len(touched)*stride)
-	acc := s.fAcc[:len(touched)*stride]
-	clear(acc)
 	feat := k.feat[e*ne : (e+1)*ne]
 	idx := feat
 	if gather {
 		idx = k.iota[:ne]
-		for i, o := range xo {
-			row := acc[no[i] : int(no[i])+ne]
-			x := ws.x[o : int(o)+n]
-			for q, c := range feat {
-				row[q] += float32(dl[i] * x[c])
-			}
-		}
-	} else {
-		fastScatterRows(acc, width, ws.x, xo, no, dl)
 	}
-	for slot, node := range touched {
-		s.nslot[node] = -1
-		ws.nodeGradFast(base+int(node), s.fD[slot], acc[slot*stride:slot*stride+width], idx, s)
+	base := e * k.ni
+	for lv := 0; lv < levels; lv++ {
+		tl := touched[lv*B : lv*B+int(nt[lv])]
+		// the touched nodes' logits and thresholds, read below, on their
+		// way while the sums are formed
+		s.frows = growInt32(s.frows, len(tl))
+		for i, node := range tl {
+			s.frows[i] = int32(base) + node
+		}
+		prefetchNodeRows(k.params.IndexLogits, k.params.Thresholds, s.frows[:len(tl)], ne)
+		s.fAcc = growFloat32(s.fAcc, len(tl)*stride)
+		acc := s.fAcc[:len(tl)*stride]
+		clear(acc)
+		lxo, ldl, lno := xo[lv*B:lv*B+int(cnt[lv])], dl[lv*B:lv*B+int(cnt[lv])], no[lv*B:lv*B+int(cnt[lv])]
+		if gather {
+			for i, o := range lxo {
+				row := acc[lno[i] : int(lno[i])+ne]
+				x := ws.x[o : int(o)+n]
+				for q, c := range feat {
+					row[q] += float32(ldl[i] * x[c])
+				}
+			}
+		} else {
+			fastScatterRows(acc, width, ws.x, lxo, lno, ldl)
+		}
+		for slot, node := range tl {
+			nslot[node] = -1
+			ws.nodeGradFast(base+int(node), fD[lv*B+slot], acc[slot*stride:slot*stride+width], idx, s)
+		}
 	}
 }
 

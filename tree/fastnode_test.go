@@ -159,6 +159,7 @@ func TestFastGradientsMatchDenseReference(t *testing.T) {
 					}
 				}
 			}
+			sameWithoutDX(t, k, x, c.batch, keep, dy, grad)
 		})
 	}
 }

@@ -155,7 +155,7 @@ func (k *Kernel) weighBlock(bl *block, s *scratch) {
 			for b := bl.lo; b < bl.hi; b++ {
 				v := float64(W[e*k.nl+int(bl.leaf[off+b])])
 				bl.a[off+b] = v
-				mx[b-bl.lo] = math.Max(mx[b-bl.lo], v)
+				mx[b-bl.lo] = max(mx[b-bl.lo], v) // math.Max's semantics, inline
 			}
 		}
 		sum := growFloat64(s.col2, nb)

@@ -182,7 +182,32 @@ func TestGradientsMatchDenseReference(t *testing.T) {
 					}
 				}
 			}
+			sameWithoutDX(t, k, x, c.batch, keep, dy, grad)
 		})
+	}
+}
+
+// sameWithoutDX checks that Backward without input gradients (the fused
+// pass when there are at least four trees per worker) gives the bits of
+// want, the parameter gradients of the pass with input gradients, on one
+// and on two workers: the fused pass meets the dense reference's bound
+// because it computes the same values.
+func sameWithoutDX(t *testing.T, k *Kernel, x []float32, B int, keep []bool, dy []float32, want *Params) {
+	t.Helper()
+	defer func() { _ = k.SetWorkers(0) }()
+	for _, w := range []int{1, 2} {
+		if err := k.SetWorkers(w); err != nil {
+			t.Fatal(err)
+		}
+		_, grad, _ := runKernel(t, k, x, B, keep, dy, false)
+		wt, gt := want.Tensors(), grad.Tensors()
+		for i := range wt {
+			for j := range wt[i].Data {
+				if math.Float32bits(wt[i].Data[j]) != math.Float32bits(gt[i].Data[j]) {
+					t.Fatalf("%d workers, no dX (fused: %v): %s[%d] = %v, with dX %v", w, k.e >= 4*w, wt[i].Name, j, gt[i].Data[j], wt[i].Data[j])
+				}
+			}
+		}
 	}
 }
 

@@ -23,7 +23,8 @@ type Workspace struct {
 	a        []float64 // [E][B] softmax weight before dropout
 	aw       []float64 // [E][B] final weight a″
 	h        []float64 // [E][B] ⟨dL/dy, Λ[e,R]⟩
-	delta    []float64 // [E][B][d] dL/dz of every path node
+	delta    []float64 // [E][B][d] dL/dz of every path node (plain Backward)
+	fused    bool      // the last Backward ran the fused pass
 	gamma    []float64 // [E][B] dL/dω
 	leafSlot []int32   // [E][L] accumulator slot of a leaf during its unit, else −1
 
@@ -67,6 +68,7 @@ type Workspace struct {
 	fnFwd        func(part, worker int)
 	fnB1         func(part, worker int)
 	fnB2         func(part, worker int)
+	fnW, fnT     func(part, worker int)
 	fnPred       func(part, worker int)
 }
 
@@ -90,15 +92,16 @@ type scratch struct {
 	accX             []float64 // [n] Σ δ·x of a node over every input feature
 	sval             []float64 // their s = sqrt(p)
 	order, count     []int32   // sortByNode: samples in node order, radix counts
-	foff             []int32   // fast path: a level's samples with a non-zero δ (row offsets in x)
+	foff             []int32   // fast path: per depth the samples with a non-zero δ (row offsets in x)
 	fdl              []float32 // their δ
 	fnode            []int32   // their node's accumulator row offset in fAcc
 	fD               []float64 // per touched node: Σδ
 	ftouch           []int32   // the touched nodes of the level, in order of first sample
-	nslot            []int32   // per node of the level: its slot among the touched, or −1
+	nslot            []int32   // per node of a tree: its slot among the touched of its depth, or −1
 	frows            []int32   // the touched nodes' rows (of [E][I])
 	fAcc             []float32 // fast path: Σ δ·x over every input feature (or column)
 	fX               []float32 // fast path: a node's Σ δ·x in column order (scalar VJP)
+	td               []float64 // fused backward: δ of the current tree's path nodes [B][d]
 	// the node gradients of the current unit: rows gbase… of gz and gt
 	// (grad's tensors, or with a NodeUpdater the buffers ugz and ugt)
 	gz, gt   []float32
@@ -115,6 +118,8 @@ func (k *Kernel) NewWorkspace() *Workspace {
 	ws.fnFwd = ws.forwardPart
 	ws.fnB1 = ws.back1Part
 	ws.fnB2 = ws.back2Part
+	ws.fnW = ws.weightPart
+	ws.fnT = ws.treePart
 	ws.fnPred = ws.predictPart
 	return ws
 }
@@ -129,7 +134,7 @@ func (ws *Workspace) growBatch(B int) {
 	ws.a = make([]float64, k.e*B)
 	ws.aw = make([]float64, k.e*B)
 	ws.h = make([]float64, k.e*B)
-	ws.delta = make([]float64, k.e*B*k.d)
+	ws.delta = nil // allocated by the plain Backward
 	ws.gamma = make([]float64, k.e*B)
 }
 
