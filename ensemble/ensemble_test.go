@@ -151,7 +151,11 @@ func TestPredictMatchesReference(t *testing.T) {
 			x := randomRows(r, rows, F)
 			want := reference(t, tc.m, x, rows)
 			var first []float32
-			for _, workers := range []int{1, 2, 3, 8} {
+			for _, workers := range []int{1, 2, 3, 8, -1} {
+				p.asm = p.tabF != nil
+				if workers < 0 { // the Go descent
+					workers, p.asm = 1, false
+				}
 				got := make([]float32, rows*tc.m.Outputs)
 				if err := p.Predict(x, rows, got, workers); err != nil {
 					t.Fatal(err)
@@ -178,28 +182,45 @@ func TestPredictMatchesReference(t *testing.T) {
 	}
 }
 
-// TestCompleteRoutingEqualsLeaf checks the level-by-level descent of
-// complete trees against Ensemble.Leaf, row by row and tree by tree.
+// TestCompleteRoutingEqualsLeaf checks the level-by-level descents of
+// complete trees (Child in Go, and the AVX-512 one where the CPU has it)
+// against Ensemble.Leaf, row by row and tree by tree, on full and partial
+// blocks.
 func TestCompleteRoutingEqualsLeaf(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const F, rows = 4, 200
-	m := randomComplete(r, F, 1, 9, 5, Mean, 0)
-	p, err := m.Compile(F)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if p.depth != 5 {
-		t.Fatalf("depth %d, want the complete-tree path at depth 5", p.depth)
-	}
-	x := randomRows(r, rows, F)
-	leaf := make([]int32, Block)
-	for e := 0; e < m.Trees(); e++ {
-		for lo := 0; lo < rows; lo += Block {
-			hi := min(lo+Block, rows)
-			p.route(e, x, lo, hi, leaf)
-			for b := 0; b < hi-lo; b++ {
-				if want := p.leafID[m.Leaf(e, x[(lo+b)*F:(lo+b+1)*F])]; leaf[b] != want {
-					t.Fatalf("tree %d row %d: leaf row %d, Leaf gives %d", e, lo+b, leaf[b], want)
+	for _, depth := range []int{1, 2, 5, 6, 7} {
+		m := randomComplete(r, F, 1, 2*chunk+9, depth, Mean, 0)
+		p, err := m.Compile(F)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.depth != depth {
+			t.Fatalf("depth %d, want the complete-tree path at depth %d", p.depth, depth)
+		}
+		x := randomRows(r, rows, F)
+		s := p.pool.Get().(*scratch)
+		for _, asm := range []bool{false, true} {
+			if asm && depth > 6 {
+				continue
+			}
+			if asm && !haveRouteAVX512 {
+				t.Log("no AVX-512: the vector descent is not tested on this CPU")
+				continue
+			}
+			p.asm = asm
+			for t0 := 0; t0 < m.Trees(); t0 += chunk {
+				t1 := min(t0+chunk, m.Trees())
+				for lo := 0; lo < rows; lo += Block {
+					hi := min(lo+Block, rows)
+					p.routeChunk(t0, t1, x, lo, hi, s)
+					for e := t0; e < t1; e++ {
+						for b := 0; b < hi-lo; b++ {
+							if got, want := s.leaf[(e-t0)*Block+b], p.leafID[m.Leaf(e, x[(lo+b)*F:(lo+b+1)*F])]; got != want {
+								t.Fatalf("depth %d asm %v tree %d row %d: leaf row %d, Leaf gives %d", depth, asm, e, lo+b, got, want)
+							}
+						}
+					}
 				}
 			}
 		}

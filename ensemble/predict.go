@@ -25,6 +25,11 @@ type Predictor struct {
 	// depth > 0: every tree is complete of this depth, breadth first
 	// (node i of a tree has children 2i+1 and 2i+2 from its root).
 	depth int
+	// asm: complete trees of depth ≤ 6 are descended with routeAVX512,
+	// which reads every tree's nodes from tabF and tabT (routeTables).
+	asm  bool
+	tabF []int32
+	tabT []float32
 	// leafID maps a leaf node to its row of the leaf tables (leaves in
 	// node order, so a complete tree's leaves are consecutive), −1 at an
 	// internal node; leafStart[t] is tree t's first leaf row.
@@ -47,9 +52,14 @@ type Predictor struct {
 type scratch struct {
 	acc  []float64 // [Block][C]
 	sum  []float64 // [Block]
-	leaf []int32   // [Block], or [E][Block] on the exact softmax path
+	leaf []int32   // [chunk][Block], or [E][Block] on the exact softmax path
 	a    []float64 // [E] one row's logits (exact softmax path)
+	off  []int32   // [Block] the rows' offsets in the block (AVX-512 descent)
 }
+
+// chunk is the number of trees routed before their leaves are summed: the
+// leaf rows of a chunk (chunk × Block int32) stay in the first-level cache.
+const chunk = 32
 
 // Compile validates m (features > 0: the model-space width it must have)
 // and builds its Predictor.
@@ -59,6 +69,9 @@ func (m *Ensemble) Compile(features int) (*Predictor, error) {
 	}
 	p := &Predictor{m: m, e: m.Trees(), c: m.Outputs, f: m.Features}
 	p.depth = m.CompleteDepth()
+	if p.asm = haveRouteAVX512 && p.depth > 0 && p.depth <= 6; p.asm {
+		p.routeTables()
+	}
 	N, C := m.Nodes(), m.Outputs
 	p.leafID = make([]int32, N)
 	p.leafStart = make([]int32, p.e)
@@ -111,9 +124,9 @@ func (m *Ensemble) Compile(features int) (*Predictor, error) {
 		}
 	}
 	p.pool.New = func() any {
-		s := &scratch{acc: make([]float64, Block*C), sum: make([]float64, Block), leaf: make([]int32, Block)}
+		s := &scratch{acc: make([]float64, Block*C), sum: make([]float64, Block), leaf: make([]int32, chunk*Block), off: make([]int32, Block)}
 		if p.logit != nil {
-			s.leaf, s.a = make([]int32, p.e*Block), make([]float64, p.e)
+			s.leaf, s.a = make([]int32, max(chunk, p.e)*Block), make([]float64, p.e)
 		}
 		return s
 	}
@@ -201,6 +214,51 @@ func (p *Predictor) Predict(x []float32, rows int, out []float32, workers int) e
 	return nil
 }
 
+// routeChunk writes the leaf rows (of the leaf tables) that rows lo…hi−1
+// of x reach in trees t0…t1−1 into leaf[(t−t0)·Block + b].
+func (p *Predictor) routeChunk(t0, t1 int, x []float32, lo, hi int, s *scratch) {
+	if !p.asm {
+		for t := t0; t < t1; t++ {
+			p.route(t, x, lo, hi, s.leaf[(t-t0)*Block:])
+		}
+		return
+	}
+	n, nb := p.f, hi-lo
+	off := s.off[:Block]
+	for b := range off {
+		off[b] = 0 // rows past the block's end read its first row; their leaves are not used
+		if b < nb {
+			off[b] = int32(b * n)
+		}
+	}
+	ni, nl := int32(1<<p.depth-1), int32(1<<p.depth)
+	_ = s.leaf[(t1-t0)*Block-1]
+	_ = x[hi*n-1]
+	_, _ = p.tabF[t1*64-1], p.tabT[t1*64-1]
+	routeAVX512(&p.tabF[t0*64], &p.tabT[t0*64], &x[lo*n], &off[0], &s.leaf[0], t1-t0, p.depth, p.leafStart[t0]-ni, nl)
+}
+
+// routeTables lays out the internal nodes of every complete tree (depth
+// ≤ 6) for routeAVX512: 64 features and 64 thresholds per tree, those of
+// nodes 0…31 then of nodes 31…62 (entries past the tree's internal nodes
+// are 0; no row reaches them).
+func (p *Predictor) routeTables() {
+	m, ni := p.m, 1<<p.depth-1
+	p.tabF, p.tabT = make([]int32, 64*p.e), make([]float32, 64*p.e)
+	for t := 0; t < p.e; t++ {
+		r := int(m.Roots[t])
+		for j := 0; j < 64; j++ {
+			i := j
+			if j >= 32 {
+				i = j - 1 // nodes 31…62
+			}
+			if i < ni {
+				p.tabF[t*64+j], p.tabT[t*64+j] = m.Feature[r+i], m.Threshold[r+i]
+			}
+		}
+	}
+}
+
 // route writes the leaf rows (of the leaf tables) that rows lo…hi−1 of x
 // reach in tree t into leaf[:hi−lo].
 func (p *Predictor) route(t int, x []float32, lo, hi int, leaf []int32) {
@@ -257,21 +315,24 @@ func (p *Predictor) block(x []float32, lo, hi int, out []float32, s *scratch) {
 		p.blockSoftmax(x, lo, hi, out, s)
 		return
 	case p.expW != nil:
-		for t := 0; t < p.e; t++ {
-			leaf := s.leaf[:nb]
-			p.route(t, x, lo, hi, leaf)
-			if C == 1 {
+		for t0 := 0; t0 < p.e; t0 += chunk {
+			t1 := min(t0+chunk, p.e)
+			p.routeChunk(t0, t1, x, lo, hi, s)
+			for t := t0; t < t1; t++ {
+				leaf := s.leaf[(t-t0)*Block:][:nb]
+				if C == 1 {
+					for b, l := range leaf {
+						sum[b] += p.expW[l]
+						acc[b] += p.value[l]
+					}
+					continue
+				}
 				for b, l := range leaf {
 					sum[b] += p.expW[l]
-					acc[b] += p.value[l]
-				}
-				continue
-			}
-			for b, l := range leaf {
-				sum[b] += p.expW[l]
-				ab, v := acc[b*C:(b+1)*C], p.value[int(l)*C:][:C]
-				for c := range ab {
-					ab[c] += v[c]
+					ab, v := acc[b*C:(b+1)*C], p.value[int(l)*C:][:C]
+					for c := range ab {
+						ab[c] += v[c]
+					}
 				}
 			}
 		}
@@ -282,19 +343,21 @@ func (p *Predictor) block(x []float32, lo, hi int, out []float32, s *scratch) {
 		}
 		return
 	}
-	for t := 0; t < p.e; t++ {
-		w := 1.0
-		if p.treeA != nil {
-			if w = p.treeA[t]; w == 0 {
-				continue
+	for t0 := 0; t0 < p.e; t0 += chunk {
+		t1 := min(t0+chunk, p.e)
+		p.routeChunk(t0, t1, x, lo, hi, s)
+		for t := t0; t < t1; t++ {
+			w := 1.0
+			if p.treeA != nil {
+				if w = p.treeA[t]; w == 0 {
+					continue
+				}
 			}
-		}
-		leaf := s.leaf[:nb]
-		p.route(t, x, lo, hi, leaf)
-		for b, l := range leaf {
-			ab, v := acc[b*C:(b+1)*C], p.value[int(l)*C:][:C]
-			for c := range ab {
-				ab[c] += w * v[c]
+			for b, l := range s.leaf[(t-t0)*Block:][:nb] {
+				ab, v := acc[b*C:(b+1)*C], p.value[int(l)*C:][:C]
+				for c := range ab {
+					ab[c] += w * v[c]
+				}
 			}
 		}
 	}
@@ -312,9 +375,7 @@ func (p *Predictor) block(x []float32, lo, hi int, out []float32, s *scratch) {
 // leaves' logits (as Shares), then Σ_t a_t·value_t skipping zero shares.
 func (p *Predictor) blockSoftmax(x []float32, lo, hi int, out []float32, s *scratch) {
 	C, nb := p.c, hi-lo
-	for t := 0; t < p.e; t++ {
-		p.route(t, x, lo, hi, s.leaf[t*Block:])
-	}
+	p.routeChunk(0, p.e, x, lo, hi, s)
 	a := s.a
 	for b := 0; b < nb; b++ {
 		for t := range a {
