@@ -7,8 +7,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/preprocess"
 )
@@ -18,6 +20,10 @@ import (
 type Learner struct {
 	Config Config
 	Tree   *Tree
+
+	mu     sync.Mutex          // guards pred
+	pred   *ensemble.Predictor // Tree's compiled trained form
+	predOf *Tree               // the tree pred was compiled from
 }
 
 func init() {
@@ -105,30 +111,40 @@ func (l *Learner) Fit(ctx context.Context, p model.Problem, train, valid *model.
 	return err
 }
 
-// PredictProba returns class probabilities (regression: the prediction).
+// PredictProba returns class probabilities (regression: the prediction),
+// computed by the trained form (Tree.Ensemble). Like scikit-learn it
+// rejects NaN and infinite inputs.
 func (l *Learner) PredictProba(X *data.Matrix) (*data.Matrix, error) {
 	if l.Tree == nil {
 		return nil, fmt.Errorf("cart: model is not fitted")
 	}
-	var p []float64
-	var err error
-	if l.Tree.IsClassifier() {
-		p, err = l.Tree.PredictProba(X)
-	} else {
-		p, err = l.Tree.Predict(X)
+	if err := l.Tree.checkInput(X); err != nil {
+		return nil, err
 	}
+	p, err := l.predictor()
 	if err != nil {
 		return nil, err
 	}
-	cols := l.Tree.NumClasses
-	if cols == 0 {
-		cols = 1
+	out := data.NewMatrix(X.Rows, p.Ensemble().Outputs)
+	return out, p.Predict(X.Data, X.Rows, out.Data, 1)
+}
+
+// predictor returns the compiled trained form of the tree.
+func (l *Learner) predictor() (*ensemble.Predictor, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.pred != nil && l.predOf == l.Tree {
+		return l.pred, nil
 	}
-	out := data.NewMatrix(X.Rows, cols)
-	for i, v := range p {
-		out.Data[i] = float32(v)
+	m, err := l.Tree.Ensemble()
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	if l.pred, err = m.Compile(l.Tree.NumFeatures); err != nil {
+		return nil, fmt.Errorf("cart: %w", err)
+	}
+	l.predOf = l.Tree
+	return l.pred, nil
 }
 
 // NumNodes returns the number of nodes of the tree.

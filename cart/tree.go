@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/ensemble"
 )
 
 // Node is one node of a fitted tree. Nodes are numbered depth-first, left
@@ -183,6 +184,38 @@ func (t *Tree) checkInput(X *data.Matrix) error {
 		return fmt.Errorf("cart: tree has no nodes")
 	}
 	return checkFinite(X)
+}
+
+// Ensemble returns the tree as the trained form (package ensemble, one
+// tree, the same nodes in the same order): thresholds become the float32
+// τ with x < τ ⇔ float64(x) ≤ Threshold (ensemble.LessOrEqual), so every
+// float32 row reaches the same leaf; leaf values (class probabilities or
+// the mean target) are rounded to float32, as the model's predictions
+// are; counts are the training samples per node.
+func (t *Tree) Ensemble() (*ensemble.Ensemble, error) {
+	if err := t.Check(); err != nil {
+		return nil, err
+	}
+	N, C := len(t.Nodes), max(t.NumClasses, 1)
+	m := &ensemble.Ensemble{Features: t.NumFeatures, Outputs: C, Weighting: ensemble.Mean, Roots: ensemble.Int32s{0},
+		Feature: make(ensemble.Int32s, N), Threshold: make(ensemble.Float32s, N), Left: make(ensemble.Int32s, N),
+		Right: make(ensemble.Int32s, N), Value: make(ensemble.Float32s, N*C), Count: make([]int64, N)}
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		m.Feature[i], m.Left[i], m.Right[i], m.Count[i] = n.Feature, n.Left, n.Right, int64(n.N)
+		if n.IsLeaf() {
+			m.Feature[i], m.Left[i], m.Right[i] = -1, -1, -1
+			for c, v := range n.Value {
+				m.Value[i*C+c] = float32(v)
+			}
+			continue
+		}
+		m.Threshold[i] = ensemble.LessOrEqual(n.Threshold)
+	}
+	if err := m.Validate(t.NumFeatures); err != nil {
+		return nil, fmt.Errorf("cart: %w", err)
+	}
+	return m, nil
 }
 
 // Apply returns the index of the leaf each row of X reaches (sklearn

@@ -98,6 +98,55 @@ func (m *Ensemble) IsLeaf(n int) bool { return m.Feature[n] < 0 }
 // v of the node's feature is below the threshold (a NaN goes right).
 func GoesLeft(v, threshold float32) bool { return v < threshold }
 
+// LessOrEqual returns the threshold τ of the rule x < τ that sends the
+// same float32 values left as the rule float64(x) ≤ t (scikit-learn's and
+// CART's): the smallest float32 above t. A t at or above the largest
+// float32 gives +Inf (every number goes left).
+func LessOrEqual(t float64) float32 {
+	f := float32(t)
+	if float64(f) > t {
+		f = math.Nextafter32(f, float32(math.Inf(-1)))
+	}
+	return math.Nextafter32(f, float32(math.Inf(1)))
+}
+
+// Join returns the trees of parts (each one or more trees over the same
+// features and outputs, weighed uniformly) as one ensemble weighed by
+// their uniform mean, as a random forest predicts.
+func Join(parts []*Ensemble) (*Ensemble, error) {
+	if len(parts) == 0 || parts[0] == nil {
+		return nil, fmt.Errorf("ensemble: Join: no ensembles")
+	}
+	m := &Ensemble{Features: parts[0].Features, Outputs: parts[0].Outputs, Weighting: Mean}
+	counted := true
+	for _, q := range parts {
+		counted = counted && q != nil && q.Count != nil
+	}
+	for i, q := range parts {
+		if q == nil || q.Features != m.Features || q.Outputs != m.Outputs || q.Weighting != Mean {
+			return nil, fmt.Errorf("ensemble: Join: part %d is not a uniformly weighed ensemble over %d features with %d outputs", i, m.Features, m.Outputs)
+		}
+		off := int32(len(m.Feature))
+		for _, r := range q.Roots {
+			m.Roots = append(m.Roots, r+off)
+		}
+		m.Feature = append(m.Feature, q.Feature...)
+		m.Threshold = append(m.Threshold, q.Threshold...)
+		for n := range q.Left {
+			l, r := q.Left[n], q.Right[n]
+			if l >= 0 {
+				l, r = l+off, r+off
+			}
+			m.Left, m.Right = append(m.Left, l), append(m.Right, r)
+		}
+		m.Value = append(m.Value, q.Value...)
+		if counted {
+			m.Count = append(m.Count, q.Count...)
+		}
+	}
+	return m, m.Validate(0)
+}
+
 // Leaf returns the leaf node that row x (at least Features values)
 // reaches in tree t: the only routing of an Ensemble row by row (the
 // Predictor's level-by-level descent of complete trees is tested equal
@@ -152,8 +201,9 @@ func (m *Ensemble) Weight(t, n int) float32 {
 // child links (each tree's nodes form one tree rooted at its first node,
 // children after their parent, every node reached exactly once), that
 // every tested feature is below features (when features > 0, and below
-// m.Features) and that every threshold, value and weight is finite. The
-// error names the field and the index.
+// m.Features), that no threshold is NaN (±Inf sends every number one
+// way) and that every value and weight is finite. The error names the
+// field and the index.
 func (m *Ensemble) Validate(features int) error {
 	if m == nil {
 		return fmt.Errorf("ensemble: no ensemble")
@@ -237,8 +287,8 @@ func (m *Ensemble) Validate(features int) error {
 			if int(f) >= m.Features {
 				return fmt.Errorf("ensemble: tree %d node %d tests feature %d: expected 0…%d", t, n, f, m.Features-1)
 			}
-			if !finite(m.Threshold[n]) {
-				return fmt.Errorf("ensemble: tree %d node %d: threshold %v: expected a finite number", t, n, m.Threshold[n])
+			if math.IsNaN(float64(m.Threshold[n])) {
+				return fmt.Errorf("ensemble: tree %d node %d: threshold NaN: expected a number", t, n)
 			}
 			for _, c := range []int32{l, r} {
 				if int(c) <= n || int(c) >= hi {

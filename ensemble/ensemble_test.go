@@ -349,3 +349,39 @@ func TestPredictRejectsShapes(t *testing.T) {
 		t.Errorf("no rows: %v", err)
 	}
 }
+
+// TestLessOrEqual checks x < LessOrEqual(t) ⇔ float64(x) ≤ t on values
+// around t, for thresholds between float32 values, on them and at the
+// extremes.
+func TestLessOrEqual(t *testing.T) {
+	for _, th := range []float64{0, 0.1, -0.1, 0.5, 1.0000000001, -3e-45, 1e30, math.MaxFloat32, 2 * math.MaxFloat32, -2 * math.MaxFloat32} {
+		tau := LessOrEqual(th)
+		f := float32(th)
+		for _, x := range []float32{f, math.Nextafter32(f, 2*f+1), math.Nextafter32(f, 2*f-1), 0, float32(math.Inf(1)), float32(math.Inf(-1)), math.MaxFloat32} {
+			if got, want := x < tau, float64(x) <= th; got != want {
+				t.Errorf("t = %v, x = %v: x < %v is %v, x ≤ t is %v", th, x, tau, got, want)
+			}
+		}
+	}
+}
+
+func TestJoin(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	a, b := randomIrregular(r, 3, 2, 1, Mean), randomIrregular(r, 3, 2, 2, Mean)
+	m, err := Join([]*Ensemble{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := randomRows(r, 50, 3)
+	for i := 0; i < 50; i++ {
+		row := x[i*3 : (i+1)*3]
+		for e, want := range []float32{a.LeafValue(a.Leaf(0, row))[1], b.LeafValue(b.Leaf(0, row))[1], b.LeafValue(b.Leaf(1, row))[1]} {
+			if got := m.LeafValue(m.Leaf(e, row))[1]; got != want {
+				t.Fatalf("row %d tree %d: %v, part's %v", i, e, got, want)
+			}
+		}
+	}
+	if _, err := Join([]*Ensemble{a, randomIrregular(r, 4, 2, 1, Mean)}); err == nil {
+		t.Fatal("parts over different features were joined")
+	}
+}

@@ -242,22 +242,13 @@ func FromCART(t *cart.Tree) (*interpret.Tree, error) {
 			}
 		} else {
 			nd.Feature = int(n.Feature)
-			nd.Threshold = lessThreshold(n.Threshold)
+			nd.Threshold = ensemble.LessOrEqual(n.Threshold)
 			leftChild[id+len(queue)+1] = true
 			queue = append(queue, item{int(n.Left), it.depth + 1, id}, item{int(n.Right), it.depth + 1, id})
 		}
 		out.Nodes = append(out.Nodes, nd)
 	}
 	return out, out.Validate(t.NumFeatures)
-}
-
-// lessThreshold returns τ with x < τ ⇔ float64(x) ≤ t for every float32 x.
-func lessThreshold(t float64) float32 {
-	f := float32(t)
-	if float64(f) > t {
-		f = math.Nextafter32(f, float32(math.Inf(-1)))
-	}
-	return math.Nextafter32(f, float32(math.Inf(1)))
 }
 
 // FeatureImportance returns how the model uses every raw column

@@ -5,10 +5,11 @@
 // N, N) as integer sample weights (how often each row was drawn), and is
 // grown by cart with random_state s_t and MaxFeatures features per node
 // (default √n for classification, all for regression); predictions are the
-// mean of the trees' class probabilities (or values), summed in tree order
+// mean of the trees' class probabilities (or values) as the trained form
+// (package ensemble) holds them, rounded to float32, summed in tree order
 // in float64. With the same data and parameters the forest is the one
-// scikit-learn 1.2 builds (the test checks it against recorded
-// predict_proba output). Trees are fitted in parallel; the result does not
+// scikit-learn 1.2 builds (the test checks its size and its predict_proba
+// output, up to that float32 rounding of the leaf values). Trees are fitted in parallel; the result does not
 // depend on the number of workers.
 package forest
 
@@ -25,6 +26,7 @@ import (
 
 	"github.com/gdt-ml/gdt/cart"
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/rng"
 )
@@ -66,6 +68,9 @@ type Forest struct {
 	Classes  int // number of classes (0 for regression)
 	Features int
 	Trees    []*cart.Tree
+
+	mu   sync.Mutex          // guards pred
+	pred *ensemble.Predictor // the trees' compiled trained form
 }
 
 // New returns an unfitted forest.
@@ -221,12 +226,18 @@ func (f *Forest) Fit(ctx context.Context, p model.Problem, train, valid *model.D
 			return fmt.Errorf("forest: tree %d: %w", t, err)
 		}
 	}
-	*f = Forest{Config: c, Task: p.Task, Classes: classes, Features: train.X.Cols, Trees: trees}
+	f.Config, f.Task, f.Classes, f.Features, f.Trees = c, p.Task, classes, train.X.Cols, trees
+	f.mu.Lock()
+	f.pred = nil
+	f.mu.Unlock()
 	return nil
 }
 
 // PredictProba returns the mean of the trees' class probabilities (binary:
-// 2 columns), or for regression the mean prediction (1 column).
+// 2 columns), or for regression the mean prediction (1 column), computed
+// by the trained form (Ensemble): the leaf values rounded to float32,
+// summed in tree order in float64. Like scikit-learn it rejects NaN and
+// infinite inputs.
 func (f *Forest) PredictProba(X *data.Matrix) (*data.Matrix, error) {
 	if len(f.Trees) == 0 {
 		return nil, errors.New("forest: model is not fitted")
@@ -237,29 +248,52 @@ func (f *Forest) PredictProba(X *data.Matrix) (*data.Matrix, error) {
 	if X.Cols != f.Features {
 		return nil, fmt.Errorf("forest: input has %d columns: expected %d", X.Cols, f.Features)
 	}
-	cols := max(f.Classes, 1)
-	sum := make([]float64, X.Rows*cols)
-	for t, tr := range f.Trees {
-		var p []float64
-		var err error
-		if f.Classes > 0 {
-			p, err = tr.PredictProba(X)
-		} else {
-			p, err = tr.Predict(X)
+	for i, v := range X.Data {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("forest: input row %d column %d is %v: expected a finite number", i/X.Cols, i%X.Cols, v)
 		}
+	}
+	p, err := f.predictor()
+	if err != nil {
+		return nil, err
+	}
+	out := data.NewMatrix(X.Rows, max(f.Classes, 1))
+	return out, p.Predict(X.Data, X.Rows, out.Data, f.Config.Workers)
+}
+
+// Ensemble returns the forest's trained form: its trees (cart.Tree.Ensemble)
+// weighed by their uniform mean.
+func (f *Forest) Ensemble() (*ensemble.Ensemble, error) {
+	parts := make([]*ensemble.Ensemble, len(f.Trees))
+	for t, tr := range f.Trees {
+		m, err := tr.Ensemble()
 		if err != nil {
 			return nil, fmt.Errorf("forest: tree %d: %w", t, err)
 		}
-		for i, v := range p {
-			sum[i] += v
-		}
+		parts[t] = m
 	}
-	out := data.NewMatrix(X.Rows, cols)
-	nt := float64(len(f.Trees))
-	for i, v := range sum {
-		out.Data[i] = float32(v / nt)
+	m, err := ensemble.Join(parts)
+	if err != nil {
+		return nil, fmt.Errorf("forest: %w", err)
 	}
-	return out, nil
+	return m, nil
+}
+
+// predictor returns the compiled trained form.
+func (f *Forest) predictor() (*ensemble.Predictor, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.pred != nil {
+		return f.pred, nil
+	}
+	m, err := f.Ensemble()
+	if err != nil {
+		return nil, err
+	}
+	if f.pred, err = m.Compile(f.Features); err != nil {
+		return nil, fmt.Errorf("forest: %w", err)
+	}
+	return f.pred, nil
 }
 
 // NumNodes returns the total number of nodes of all trees.
