@@ -18,9 +18,10 @@
 // protocol named by the Config or the kind's default: GT-paper for GradTree,
 // GR-paper for GRANDE, none for CART and the forest), fitted on the training
 // rows only, exactly as `gdt train` does: the estimators are thin wrappers
-// around model.Train and model.Trained, and their Configs become the option
-// keys of the registered model kinds (model.Kind), so a Config and the CLI's
-// `--set key=value` options mean the same thing.
+// around model.Train and model.Trained, and their Configs are the model
+// packages' own, whose fields are the options each kind declares once
+// (package option), so a Config and the CLI's `--set key=value` options
+// mean the same thing.
 //
 // A saved file is the same file `gdt train` writes, so `gdt show`,
 // `gdt predict` and `gdt serve` read what Save writes, and Load reads files
@@ -34,7 +35,11 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/gdt-ml/gdt/cart"
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/forest"
+	"github.com/gdt-ml/gdt/gradtree"
+	"github.com/gdt-ml/gdt/grande"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/modelfile"
 )
@@ -344,35 +349,36 @@ func fromTrained(t *model.Trained, name string) (Estimator, error) {
 		}
 		return fmt.Errorf("model file %s: %w", name, err)
 	}
+	fit := Fitting{Protocol: t.Spec.Protocol}
 	switch t.Spec.Kind {
 	case KindGradTree:
-		c, err := gradTreeConfigFromOptions(t.Spec.Options)
+		c, err := gradtree.ParseOptions(t.Spec.Options)
 		if err != nil {
 			return nil, where(err)
 		}
-		c.Seed, c.Protocol = seed, t.Spec.Protocol
-		return &GradTree{Config: c, Model: Model{t}}, nil
+		c.Seed = seed
+		return &GradTree{Config: c, Fitting: fit, Model: Model{t}}, nil
 	case KindGRANDE:
-		c, err := grandeConfigFromOptions(t.Spec.Options)
+		c, err := grande.ParseOptions(t.Spec.Options)
 		if err != nil {
 			return nil, where(err)
 		}
-		c.Seed, c.Protocol = seed, t.Spec.Protocol
-		return &GRANDE{Config: c, Model: Model{t}}, nil
+		c.Seed = seed
+		return &GRANDE{Config: c, Fitting: fit, Model: Model{t}}, nil
 	case KindCART:
-		c, err := cartConfigFromOptions(t.Spec.Options)
+		c, err := cart.ParseOptions(t.Spec.Options)
 		if err != nil {
 			return nil, where(err)
 		}
-		c.Seed, c.Protocol = seed, t.Spec.Protocol
-		return &CART{Config: c, Model: Model{t}}, nil
+		c.Seed = uint64(max(seed, 0))
+		return &CART{Config: c, Fitting: fit, Model: Model{t}}, nil
 	case KindRandomForest:
-		c, err := forestConfigFromOptions(t.Spec.Options)
+		c, err := forest.ParseOptions(t.Spec.Options)
 		if err != nil {
 			return nil, where(err)
 		}
-		c.Seed, c.Protocol = seed, t.Spec.Protocol
-		return &RandomForest{Config: c, Model: Model{t}}, nil
+		c.Seed = seed
+		return &RandomForest{Config: c, Fitting: fit, Model: Model{t}}, nil
 	}
 	return nil, where(fmt.Errorf("model kind %q has no estimator in package gdt (known: %s, %s, %s, %s); read it with model.Load",
 		t.Spec.Kind, KindGradTree, KindGRANDE, KindCART, KindRandomForest))

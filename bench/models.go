@@ -28,14 +28,14 @@ func registerKind(name, kind, help, thesis string, opts map[string]string) {
 }
 
 func init() {
-	registerKind("cart", "cart", "CART, max_depth 10, gini (the thesis's default CART: sklearn DecisionTreeClassifier(max_depth=10, random_state=42))", "CART",
-		map[string]string{"max_depth": "10"})
+	registerKind("cart", "cart", "CART, depth 10, gini (the thesis's default CART: sklearn DecisionTreeClassifier(max_depth=10, random_state=42))", "CART",
+		map[string]string{"depth": "10"})
 	registerKind("gradtree", "gradtree", "GradTree with the published defaults (depth 10, Adam 0.05/0.01/0.005, sigmoid split, 5 restarts binary / 3 multiclass, patience 200)", "GradTree", nil)
-	registerKind("cart-d3", "cart", "CART, max_depth 3", "", map[string]string{"max_depth": "3"})
-	registerKind("cart-d5", "cart", "CART, max_depth 5", "", map[string]string{"max_depth": "5"})
-	registerKind("cart-d8", "cart", "CART, max_depth 8", "", map[string]string{"max_depth": "8"})
-	registerKind("cart-full", "cart", "CART grown until pure (no depth limit)", "", map[string]string{"max_depth": "none"})
-	registerKind("cart-entropy", "cart", "CART, max_depth 10, entropy", "", map[string]string{"max_depth": "10", "criterion": "entropy"})
+	registerKind("cart-d3", "cart", "CART, depth 3", "", map[string]string{"depth": "3"})
+	registerKind("cart-d5", "cart", "CART, depth 5", "", map[string]string{"depth": "5"})
+	registerKind("cart-d8", "cart", "CART, depth 8", "", map[string]string{"depth": "8"})
+	registerKind("cart-full", "cart", "CART grown until pure (no depth limit)", "", map[string]string{"depth": "none"})
+	registerKind("cart-entropy", "cart", "CART, depth 10, entropy", "", map[string]string{"depth": "10", "criterion": "entropy"})
 	registerKind("grande", "grande", "GRANDE with the published defaults (2048 trees of depth 6, instance-wise leaf weights, Adam 0.005/0.01/0.01/0.01, softsign, 80 % of the features per tree (10…50), focal loss γ = 2 with balanced class weights, batch 64, patience 25)", "GRANDE", nil)
 	registerKind("grande-estimator-weights", "grande", "GRANDE ablation: one weight per tree instead of instance-wise leaf weights (otherwise the published defaults)", "",
 		map[string]string{"estimator_weights": "estimator"})

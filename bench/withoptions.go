@@ -36,11 +36,15 @@ func WithOptions(name string, set map[string]string) (string, error) {
 	}
 	keys := make([]string, 0, len(set))
 	for key, v := range set {
-		key = strings.ReplaceAll(strings.ToLower(strings.TrimSpace(key)), "-", "_")
+		spec, ok := k.Options.Lookup(key)
+		if !ok {
+			return "", fmt.Errorf("bench: model %s: unknown option %q (gdt models %s lists them)", name, key, base.Kind)
+		}
+		key = spec.Key
 		opts[key] = v
 		keys = append(keys, key)
 	}
-	if _, err := k.New(opts, 42); err != nil {
+	if err := k.Options.Check(opts); err != nil {
 		return "", fmt.Errorf("bench: options for model %s: %w", name, err)
 	}
 	sort.Strings(keys)

@@ -14,12 +14,13 @@ func TestWithOptions(t *testing.T) {
 		opts    map[string]string
 	}{
 		{model: "cart", set: nil, want: "cart"},
-		{model: "cart", set: map[string]string{"max-depth": "3"}, want: "cart[max_depth=3]",
-			opts: map[string]string{"max_depth": "3"}},
+		{model: "cart", set: map[string]string{"max-depth": "3"}, want: "cart[depth=3]",
+			opts: map[string]string{"depth": "3"}},
 		{model: "grande-estimator-weights", set: map[string]string{"n_estimators": "8", "depth": "2"},
 			want: "grande-estimator-weights[depth=2,n_estimators=8]",
 			opts: map[string]string{"estimator_weights": "estimator", "n_estimators": "8", "depth": "2"}},
 		{model: "grande", set: map[string]string{"depht": "2"}, wantErr: "grande"},
+		{model: "grande", set: map[string]string{"depth": "20"}, wantErr: `depth="20": out of range: expected 1…16`},
 		{model: "no-such-model", set: map[string]string{"depth": "2"}, wantErr: "no-such-model"},
 	} {
 		got, err := WithOptions(tc.model, tc.set)

@@ -50,7 +50,7 @@ func TestBalancedOptionSavesAndMatchesExplicitWeights(t *testing.T) {
 // Text options reject 0 where Config's zero means a default (sklearn
 // rejects max_depth=0 too); "none" is the unlimited depth.
 func TestParseOptionsZero(t *testing.T) {
-	for _, key := range []string{"max_depth", "min_samples_split", "min_samples_leaf", "max_features"} {
+	for _, key := range []string{"depth", "max_depth", "min_samples_split", "min_samples_leaf", "max_features"} {
 		if _, err := ParseOptions(map[string]string{key: "0"}); err == nil {
 			t.Errorf("%s=0 accepted", key)
 		}

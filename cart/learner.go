@@ -12,6 +12,7 @@ import (
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/option"
 	"github.com/gdt-ml/gdt/preprocess"
 )
 
@@ -31,7 +32,8 @@ func init() {
 		Name: "cart",
 		// CART needs no scaling; one-hot categories keep its splits readable.
 		DefaultProtocol: "none",
-		Help:            "greedy CART tree (scikit-learn compatible); options: max_depth, min_samples_split, min_samples_leaf, criterion, class_weight=balanced, max_features",
+		Help:            "greedy CART tree (scikit-learn compatible)",
+		Options:         Options,
 		New: func(opts map[string]string, seed int64) (model.Learner, error) {
 			cfg, err := ParseOptions(opts)
 			if err != nil {
@@ -59,45 +61,51 @@ func init() {
 	})
 }
 
-// optionNames lists the keys ParseOptions accepts.
-var optionNames = []string{"max_depth", "min_samples_split", "min_samples_leaf", "max_features", "min_impurity_decrease", "criterion", "class_weight"}
+// ParseOptions reads CART options given as text (CLI --set key=value;
+// `gdt models cart` lists them).
+func ParseOptions(opts map[string]string) (Config, error) { return Options.Parse(opts) }
 
-// ParseOptions reads CART options given as text (CLI --set key=value).
-func ParseOptions(opts map[string]string) (Config, error) {
-	var cfg Config
-	err := model.EachOption("cart", opts, optionNames, func(o *model.Option) error {
-		switch o.Key {
-		case "max_depth":
-			if o.Lower() != "none" {
-				cfg.MaxDepth = o.NonZeroInt()
-			}
-		case "min_samples_split":
-			cfg.MinSamplesSplit = o.NonZeroInt()
-		case "min_samples_leaf":
-			cfg.MinSamplesLeaf = o.NonZeroInt()
-		case "max_features":
-			cfg.MaxFeatures = o.NonZeroInt()
-		case "min_impurity_decrease":
-			cfg.MinImpurityDecrease = o.Float()
-		case "criterion":
-			c, err := ParseCriterion(o.Value)
-			cfg.Criterion = c
+// Options declares CART's options (scikit-learn's DecisionTreeClassifier
+// and DecisionTreeRegressor parameters; the zero Config is sklearn's
+// default). Config.ClassWeight (explicit weights per class) and Config.Seed
+// (the model seed of model.Spec) are library fields, not options.
+var Options = &option.List[Config]{Kind: "cart", Options: []option.Option[Config]{
+	option.IntOpt("depth", "none", 1, option.Unbounded, model.MeaningDepth, func(c *Config) any { return &c.MaxDepth }).
+		Word("none", "unlimited: grow until the leaves are pure (sklearn max_depth=None)").OldSpelling("max_depth").
+		Note("unlimited; bench's cart model, the thesis's CART, uses 10"),
+	option.IntOpt("min_samples_split", "2", 2, option.Unbounded, model.MeaningMinSamplesSplit, func(c *Config) any { return &c.MinSamplesSplit }),
+	option.IntOpt("min_samples_leaf", "1", 1, option.Unbounded, model.MeaningMinSamplesLeaf, func(c *Config) any { return &c.MinSamplesLeaf }),
+	option.FloatOpt("min_weight_fraction_leaf", "0", 0, 0.5, "minimum fraction of the total sample weight on each side of a split",
+		func(c *Config) any { return &c.MinWeightFractionLeaf }),
+	option.IntOpt("max_features", "all", 1, option.Unbounded, "features drawn at each node (without replacement)",
+		func(c *Config) any { return &c.MaxFeatures }).Word("all", "every feature"),
+	option.FloatOpt("min_impurity_decrease", "0", 0, option.Unbounded, "weighted impurity decrease a split needs",
+		func(c *Config) any { return &c.MinImpurityDecrease }),
+	option.Custom(option.Spec{Key: "criterion", Type: option.Choice, Choices: []string{"gini", "entropy", "squared_error"},
+		Default: "gini", TaskDefaults: map[string]string{"regression": "squared_error"}, Meaning: model.MeaningCriterion},
+		func(c *Config, v string) (err error) {
+			c.Criterion, err = ParseCriterion(v)
 			return err
-		case "class_weight", "class_weights":
-			switch o.Lower() {
-			case "balanced":
-				cfg.Balanced = true
-			case "none":
-			default:
-				return fmt.Errorf("want balanced or none")
+		},
+		func(c *Config) string {
+			if c.Criterion == DefaultCriterion {
+				return ""
 			}
-		default:
-			return model.ErrUnknownOption
-		}
-		return nil
-	})
-	return cfg, err
-}
+			return c.Criterion.String()
+		}),
+	option.Custom(option.Spec{Key: "class_weights", Aliases: []string{"class_weight"}, Type: option.Choice, Choices: []string{"none", "balanced"},
+		Default: "none", Meaning: model.MeaningClassWeights},
+		func(c *Config, v string) error {
+			c.Balanced = v == "balanced"
+			return nil
+		},
+		func(c *Config) string {
+			if c.Balanced {
+				return "balanced"
+			}
+			return ""
+		}),
+}}
 
 // Fit grows the tree on train (valid is not used: CART does not early-stop).
 func (l *Learner) Fit(ctx context.Context, p model.Problem, train, valid *model.Data) error {

@@ -114,7 +114,7 @@ func (c Config) treeConfig(regression bool) (cart.Config, error) {
 		return tc, fmt.Errorf("forest: n_estimators = %d: expected 1…1048576 (0: default 100)", c.Trees)
 	}
 	if c.MaxDepth < 0 {
-		return tc, fmt.Errorf("forest: max_depth = %d: expected 0 (unlimited) or a positive depth", c.MaxDepth)
+		return tc, fmt.Errorf("forest: depth = %d: expected 0 (unlimited) or a positive depth", c.MaxDepth)
 	}
 	if c.Seed < 0 || c.Seed > math.MaxUint32 {
 		return tc, fmt.Errorf("forest: seed %d: expected a value in [0, %d] (sklearn random_state)", c.Seed, uint32(math.MaxUint32))

@@ -179,7 +179,7 @@ func TestErrors(t *testing.T) {
 	}{
 		{"max_features", Config{MaxFeatures: "9"}, bin, yb, "max_features"},
 		{"max_features_text", Config{MaxFeatures: "most"}, bin, yb, "max_features"},
-		{"depth", Config{MaxDepth: -2}, bin, yb, "max_depth"},
+		{"depth", Config{MaxDepth: -2}, bin, yb, "depth = -2"},
 		{"criterion", Config{Criterion: "hinge"}, bin, yb, "criterion"},
 		{"class_weight", Config{ClassWeight: "auto"}, bin, yb, "class_weight"},
 		{"regression_weights", Config{ClassWeight: "balanced"}, model.Problem{Task: data.Regression}, yr, "regression"},

@@ -2,10 +2,13 @@ package forest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/option"
 )
 
 func init() {
@@ -13,7 +16,8 @@ func init() {
 		Name: "random-forest",
 		// Trees need no scaling; one-hot categories as for CART.
 		DefaultProtocol: "none",
-		Help:            "random forest of CART trees (scikit-learn's RandomForestClassifier/Regressor); options: n_estimators, max_features (sqrt|log2|all|count|fraction), max_depth, min_samples_split, min_samples_leaf, criterion, bootstrap, class_weight=balanced, workers",
+		Help:            "random forest of CART trees (scikit-learn's RandomForestClassifier/Regressor)",
+		Options:         Options,
 		New: func(opts map[string]string, seed int64) (model.Learner, error) {
 			c, err := ParseOptions(opts)
 			if err != nil {
@@ -49,41 +53,35 @@ func init() {
 	})
 }
 
-// ParseOptions reads forest options given as text (CLI --set key=value):
-// n_estimators, max_features, max_depth (a depth or none),
-// min_samples_split, min_samples_leaf, criterion, bootstrap (true|false),
-// class_weight (balanced|none), workers.
-func ParseOptions(opts map[string]string) (Config, error) {
-	var c Config
-	known := []string{"n_estimators", "max_features", "max_depth", "min_samples_split", "min_samples_leaf", "criterion", "bootstrap", "class_weight", "workers"}
-	err := model.EachOption("forest", opts, known, func(o *model.Option) error {
-		switch o.Key {
-		case "n_estimators", "trees":
-			if c.Trees = o.Int(); c.Trees < 1 {
-				return fmt.Errorf("expected at least 1 tree")
+// ParseOptions reads forest options given as text (CLI --set key=value;
+// `gdt models random-forest` lists them).
+func ParseOptions(opts map[string]string) (Config, error) { return Options.Parse(opts) }
+
+// Options declares the random forest's options (scikit-learn's
+// RandomForestClassifier and RandomForestRegressor parameters; the zero
+// Config is sklearn's default). Config.Seed is the model seed of
+// model.Spec, not an option.
+var Options = &option.List[Config]{Kind: "random-forest", Options: []option.Option[Config]{
+	option.IntOpt("n_estimators", "100", 1, 1<<20, model.MeaningEstimators, func(c *Config) any { return &c.Trees }).Also("trees"),
+	option.Custom(option.Spec{Key: "max_features", Type: option.Text, Default: "sqrt", TaskDefaults: map[string]string{"regression": "all"},
+		RangeNote: "sqrt | log2 | all | a count ≥ 1 | a fraction in (0, 1]", Meaning: "features tried at each node"},
+		func(c *Config, v string) error {
+			if _, err := (Config{MaxFeatures: v}).maxFeatures(math.MaxInt32, false); err != nil {
+				return errors.New("expected sqrt, log2, all, a count ≥ 1 or a fraction in (0, 1]")
 			}
-		case "max_features":
-			c.MaxFeatures = o.Value
-		case "max_depth":
-			if o.Lower() != "none" {
-				c.MaxDepth = o.NonZeroInt()
-			}
-		case "min_samples_split":
-			c.MinSamplesSplit = o.NonZeroInt()
-		case "min_samples_leaf":
-			c.MinSamplesLeaf = o.NonZeroInt()
-		case "criterion":
-			c.Criterion = o.Value
-		case "bootstrap":
-			c.NoBootstrap = !o.Bool()
-		case "class_weight", "class_weights":
-			c.ClassWeight = o.Lower()
-		case "workers":
-			c.Workers = o.Int()
-		default:
-			return model.ErrUnknownOption
-		}
-		return nil
-	})
-	return c, err
-}
+			c.MaxFeatures = strings.ToLower(v)
+			return nil
+		},
+		func(c *Config) string { return c.MaxFeatures }),
+	option.IntOpt("depth", "none", 1, option.Unbounded, model.MeaningDepth, func(c *Config) any { return &c.MaxDepth }).
+		Word("none", "unlimited: grow every tree until its leaves are pure (sklearn max_depth=None)").OldSpelling("max_depth"),
+	option.IntOpt("min_samples_split", "2", 2, option.Unbounded, model.MeaningMinSamplesSplit, func(c *Config) any { return &c.MinSamplesSplit }),
+	option.IntOpt("min_samples_leaf", "1", 1, option.Unbounded, model.MeaningMinSamplesLeaf, func(c *Config) any { return &c.MinSamplesLeaf }),
+	option.ChoiceOpt("criterion", "gini", []string{"gini", "entropy", "squared_error"}, model.MeaningCriterion,
+		func(c *Config) any { return &c.Criterion }).ByTask(map[string]string{"regression": "squared_error"}),
+	option.BoolOpt("bootstrap", "true", model.MeaningBootstrap+"; false: every tree on all rows",
+		func(c *Config) any { return &c.NoBootstrap }).Inverted(),
+	option.ChoiceOpt("class_weights", "none", []string{"none", "balanced"}, model.MeaningClassWeights,
+		func(c *Config) any { return &c.ClassWeight }).Also("class_weight").Note("balanced: weights of the whole training set, times every tree's bootstrap weights"),
+	option.IntOpt("workers", "0", 0, option.Unbounded, model.MeaningWorkers, func(c *Config) any { return &c.Workers }),
+}}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/option"
 )
 
 // Config holds GradTree's hyperparameters. Zero values mean the published
@@ -39,8 +40,11 @@ type Config struct {
 
 	ClassWeights string // "" (none; the GT-paper balanced with SMOTE) or "balanced"
 
-	// CosineDecaySteps > 0 applies cosine decay with restarts every that
-	// many optimiser steps (spec §5.3); 0 = constant learning rates.
+	// CosineDecaySteps > 0 applies cosine decay with restarts (Keras
+	// CosineDecayRestarts, t_mul 2): a value ≤ 1 is a fraction of an epoch
+	// (first decay after max(10, ⌊steps per epoch · c⌋) steps), a larger
+	// value a step count (spec §5.3), as in GRANDE. 0 (default) keeps the
+	// rates constant.
 	CosineDecaySteps float64
 
 	NoPrune bool  // keep the unpruned tree (default: prune with the training rows, min 1 sample)
@@ -53,143 +57,67 @@ type Config struct {
 	Parallel int
 }
 
-// withDefaults fills the zero fields for the task.
+// withDefaults fills the zero fields with the declared defaults for the
+// task.
 func (c Config) withDefaults(task data.Task) Config {
-	if c.Depth == 0 {
-		c.Depth = 10
-	}
-	if c.LRIndex == 0 {
-		c.LRIndex = 0.05
-	}
-	if c.LRValues == 0 {
-		c.LRValues = 0.01
-	}
-	if c.LRLeaf == 0 {
-		c.LRLeaf = 0.005
-		if task == data.Multiclass {
-			c.LRLeaf = 0.05
-		}
-	}
-	if c.Split == "" {
-		c.Split = "sigmoid"
-	}
-	if c.Init == "" {
-		c.Init = "glorot"
-	}
-	if c.BatchSize == 0 {
-		c.BatchSize = 128
-	}
-	if c.MaxEpochs == 0 {
-		c.MaxEpochs = 10000
-	}
-	if c.Patience == 0 {
-		c.Patience = 200
-	}
-	if c.Restarts == 0 {
-		c.Restarts = 3
-		if task == data.Binary {
-			c.Restarts = 5
-		}
-	}
-	if c.Loss == "" {
-		switch task {
-		case data.Multiclass:
-			c.Loss = "focal"
-		case data.Regression:
-			c.Loss = "mse"
-		default:
-			c.Loss = "crossentropy"
-		}
-	}
-	if c.FocalGamma == 0 {
-		c.FocalGamma = 3
-	}
-	if c.PolyEpsilon == 0 {
-		c.PolyEpsilon = 2
-	}
-	if c.Seed == 0 {
-		c.Seed = 42
-	}
-	return c
+	return Options.Defaults(c, task.String())
 }
 
 func (c Config) validate(task data.Task) error {
-	bad := func(name string, v any, want string) error {
-		return fmt.Errorf("gradtree: %s = %v: expected %s", name, v, want)
+	if err := Options.CheckConfig(c); err != nil {
+		return err
 	}
-	switch {
-	case c.Depth < 1 || c.Depth > 16:
-		return bad("depth", c.Depth, "1…16")
-	case c.LRIndex < 0, c.LRValues < 0, c.LRLeaf < 0:
-		return bad("learning rates", []float64{c.LRIndex, c.LRValues, c.LRLeaf}, "values ≥ 0")
-	case c.BatchSize < 1:
-		return bad("batch_size", c.BatchSize, "at least 1")
-	case c.MaxEpochs < 1:
-		return bad("epochs", c.MaxEpochs, "at least 1")
-	case c.Patience < 1:
-		return bad("patience", c.Patience, "at least 1")
-	case c.Restarts < 1:
-		return bad("restarts", c.Restarts, "at least 1")
-	case c.FocalGamma < 0:
-		return bad("focal_gamma", c.FocalGamma, "≥ 0")
-	case c.Seed < 0:
-		return bad("seed", c.Seed, "≥ 0")
-	case c.CosineDecaySteps < 0:
-		return bad("cosine_decay_steps", c.CosineDecaySteps, "≥ 0")
-	}
-	switch c.Init {
-	case "glorot", "normal":
-	default:
-		return bad("init", c.Init, "glorot or normal")
-	}
-	switch c.ClassWeights {
-	case "", "none", "balanced":
-	default:
-		return bad("class_weights", c.ClassWeights, "none or balanced")
-	}
-	switch c.Loss {
-	case "crossentropy", "focal":
+	if (task == data.Regression) != (c.Loss == "mse") {
+		want := "crossentropy or focal for classification"
 		if task == data.Regression {
-			return bad("loss", c.Loss, "mse for regression")
+			want = "mse for regression"
 		}
-	case "mse":
-		if task != data.Regression {
-			return bad("loss", c.Loss, "crossentropy or focal for classification")
-		}
-	default:
-		return bad("loss", c.Loss, "crossentropy, focal or mse")
+		return fmt.Errorf("gradtree: loss = %v: expected %s", c.Loss, want)
 	}
 	return nil
 }
 
-// optionNames lists the keys ParseOptions accepts: the shared training
-// options (model.TreeTrainingNames) and GradTree's own.
-var optionNames = append(append([]string{}, model.TreeTrainingNames...), "init", "poly_loss", "poly_epsilon", "prune")
-
 // ParseOptions reads GradTree options given as text (CLI --set key=value).
-func ParseOptions(opts map[string]string) (Config, error) {
-	var c Config
-	shared := model.TreeTraining{Depth: &c.Depth, LRIndex: &c.LRIndex, LRValues: &c.LRValues, LRLeaf: &c.LRLeaf,
-		Split: &c.Split, BatchSize: &c.BatchSize, MaxEpochs: &c.MaxEpochs, Patience: &c.Patience, Restarts: &c.Restarts,
-		Loss: &c.Loss, FocalGamma: &c.FocalGamma, ClassWeights: &c.ClassWeights, CosineDecaySteps: &c.CosineDecaySteps,
-		Parallel: &c.Parallel}
-	err := model.EachOption("gradtree", opts, optionNames, func(o *model.Option) error {
-		if shared.Set(o) {
-			return nil
-		}
-		switch o.Key {
-		case "init", "initializer":
-			c.Init = o.Lower()
-		case "poly_loss":
-			c.PolyLoss = o.Bool()
-		case "poly_epsilon":
-			c.PolyEpsilon = o.NonZeroFloat()
-		case "prune":
-			c.NoPrune = !o.Bool()
-		default:
-			return model.ErrUnknownOption
-		}
-		return nil
-	})
-	return c, err
-}
+func ParseOptions(opts map[string]string) (Config, error) { return Options.Parse(opts) }
+
+// Defaults returns the published defaults for task spelled out (spec §8.1,
+// GT-paper binary and multiclass columns; regression follows the binary
+// column with the MSE loss). Training with it trains the same model as the
+// zero Config.
+func Defaults(task data.Task) Config { return Options.Defaults(Config{}, task.String()) }
+
+// Options declares GradTree's options (spec §8.1, GT-paper column): the
+// CLI's --set, the library's Config, `gdt models gradtree` and tune's
+// search spaces all read it.
+var Options = &option.List[Config]{Kind: "gradtree", Options: []option.Option[Config]{
+	option.IntOpt("depth", "10", 1, 16, model.MeaningDepth, func(c *Config) any { return &c.Depth }),
+	option.FloatOpt("lr_index", "0.05", 0, option.Unbounded, model.MeaningLRIndex, func(c *Config) any { return &c.LRIndex }).
+		Open(true, false).LogScale().Also("learning_rate_index"),
+	option.FloatOpt("lr_values", "0.01", 0, option.Unbounded, model.MeaningLRValues, func(c *Config) any { return &c.LRValues }).
+		Open(true, false).LogScale().Also("learning_rate_values"),
+	option.FloatOpt("lr_leaf", "0.005", 0, option.Unbounded, model.MeaningLRLeaf, func(c *Config) any { return &c.LRLeaf }).
+		Open(true, false).LogScale().Also("learning_rate_leaf").ByTask(map[string]string{"multiclass": "0.05"}),
+	option.ChoiceOpt("split", "sigmoid", model.SplitFunctions, model.MeaningSplit, func(c *Config) any { return &c.Split }).Also("split_function"),
+	option.ChoiceOpt("init", "glorot", []string{"glorot", "normal"}, "parameter initialiser: glorot (GlorotUniform, GT-paper) or normal (N(0, 0.05²), GT-pkg)",
+		func(c *Config) any { return &c.Init }).Also("initializer"),
+	option.IntOpt("batch_size", "128", 1, option.Unbounded, model.MeaningBatchSize, func(c *Config) any { return &c.BatchSize }).
+		Note("capped at ⌈N/2⌉"),
+	option.IntOpt("epochs", "10000", 1, option.Unbounded, model.MeaningEpochs, func(c *Config) any { return &c.MaxEpochs }).Also("max_epochs"),
+	option.IntOpt("patience", "200", 1, option.Unbounded, model.MeaningPatience, func(c *Config) any { return &c.Patience }).
+		Also("early_stopping_epochs"),
+	option.IntOpt("restarts", "3", 1, option.Unbounded, model.MeaningRestarts, func(c *Config) any { return &c.Restarts }).
+		ByTask(map[string]string{"binary": "5"}),
+	option.ChoiceOpt("loss", "", []string{"crossentropy", "focal", "mse"}, model.MeaningLoss, func(c *Config) any { return &c.Loss }).
+		ByTask(map[string]string{"binary": "crossentropy", "multiclass": "focal", "regression": "mse"}),
+	option.FloatOpt("focal_gamma", "3", 0, option.Unbounded, model.MeaningFocalGamma, func(c *Config) any { return &c.FocalGamma }),
+	option.BoolOpt("poly_loss", "false", "add ε·(1 − p_t) to the loss (Poly-1)", func(c *Config) any { return &c.PolyLoss }),
+	option.FloatOpt("poly_epsilon", "2", 0, option.Unbounded, "PolyLoss's ε", func(c *Config) any { return &c.PolyEpsilon }),
+	option.ChoiceOpt("class_weights", "none", []string{"none", "balanced"}, model.MeaningClassWeights,
+		func(c *Config) any { return &c.ClassWeights }).Also("class_weight").Note("GT-paper balances classes by SMOTE in its preprocessing instead"),
+	option.FloatOpt("cosine_decay_steps", "0", 0, option.Unbounded, model.MeaningCosineDecaySteps,
+		func(c *Config) any { return &c.CosineDecaySteps }),
+	option.BoolOpt("prune", "true", "prune the trained tree with the training rows (GT-paper, spec §7.1)", func(c *Config) any { return &c.NoPrune }).Inverted(),
+	option.IntOpt("parallel", "0", 0, option.Unbounded, "restarts trained at once (0: all of them); results do not depend on it",
+		func(c *Config) any { return &c.Parallel }),
+	option.IntOpt("seed", "42", 0, option.Unbounded, model.MeaningSeed, func(c *Config) any { return &c.Seed }).Also("random_seed"),
+}}

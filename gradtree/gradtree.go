@@ -187,7 +187,13 @@ func (m *Model) newRun(c Config, seed uint64, obj *objective, x *data.Matrix, y 
 	p := k.Params()
 	var sched optim.Schedule
 	if c.CosineDecaySteps > 0 {
-		sched = optim.GRANDERestarts(c.CosineDecaySteps)
+		// The same rule as GRANDE's: a value ≤ 1 is a fraction of an epoch
+		// of train's batches (BatchSize capped at ⌈N/2⌉).
+		first, err := optim.CosineDecaySteps(c.CosineDecaySteps, x.Rows/max(1, min(c.BatchSize, (x.Rows+1)/2)))
+		if err != nil {
+			return nil, fmt.Errorf("gradtree: %w", err)
+		}
+		sched = optim.GRANDERestarts(first)
 	}
 	group := func(name string, lr float64, v, g []float32) optim.Group {
 		gr := optim.NewGroup(optim.Keras, name, lr, optim.Param{Name: name, Value: v, Grad: g})

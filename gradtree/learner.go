@@ -11,7 +11,8 @@ import (
 func init() {
 	model.RegisterKind(model.Kind{
 		Name:            "gradtree",
-		Help:            "GradTree: one hard axis-aligned tree learned by gradient descent (thesis defaults); options: depth, lr_index, lr_values, lr_leaf, split, loss, restarts, patience, epochs, batch_size, …",
+		Help:            "GradTree: one hard axis-aligned tree learned by gradient descent (thesis defaults)",
+		Options:         Options,
 		UsesValidation:  true,
 		DefaultProtocol: "gt-paper",
 		New: func(opts map[string]string, seed int64) (model.Learner, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/option"
 	"github.com/gdt-ml/gdt/tree"
 )
 
@@ -83,54 +84,9 @@ type Config struct {
 }
 
 // Defaults returns c with every zero field set to the published default for
-// task.
+// task (the declared defaults, Options).
 func (c Config) Defaults(task data.Task) Config {
-	setI := func(v *int, d int) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	setF := func(v *float64, d float64) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	setI(&c.Trees, 2048)
-	setI(&c.Depth, 6)
-	setF(&c.LRWeights, 0.005)
-	setF(&c.LRIndex, 0.01)
-	setF(&c.LRValues, 0.01)
-	setF(&c.LRLeaf, 0.01)
-	setF(&c.SelectedVariables, 0.8)
-	setF(&c.DataSubsetFraction, 1)
-	setF(&c.FocalGamma, 2)
-	setI(&c.BatchSize, 64)
-	setI(&c.MaxEpochs, 10000)
-	setI(&c.Patience, 25)
-	setI(&c.Restarts, 1)
-	setI(&c.Parallel, 1)
-	if c.Seed == 0 {
-		c.Seed = 42
-	}
-	if c.Split == "" {
-		c.Split = "softsign"
-	}
-	if c.Weights == "" {
-		c.Weights = "leaf"
-	}
-	if c.Loss == "" {
-		c.Loss = "focal"
-		if task == data.Regression {
-			c.Loss = "mse"
-		}
-	}
-	if c.ClassWeights == "" {
-		c.ClassWeights = "balanced"
-		if task == data.Regression {
-			c.ClassWeights = "none"
-		}
-	}
-	return c
+	return Options.Defaults(c, task.String())
 }
 
 // validate checks a configuration with defaults filled in.
@@ -138,72 +94,24 @@ func (c Config) validate(task data.Task) error {
 	bad := func(name string, v any, want string) error {
 		return fmt.Errorf("grande: %s = %v: expected %s", name, v, want)
 	}
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-	switch {
-	case c.Trees < 1 || c.Trees > 1<<20:
-		return bad("n_estimators", c.Trees, "1…1048576")
-	case c.Depth < 1 || c.Depth > 16:
-		return bad("depth", c.Depth, "1…16")
-	case !(c.LRWeights >= 0) || !finite(c.LRWeights):
-		return bad("lr_weights", c.LRWeights, "a finite value ≥ 0")
-	case !(c.LRIndex >= 0) || !finite(c.LRIndex):
-		return bad("lr_index", c.LRIndex, "a finite value ≥ 0")
-	case !(c.LRValues >= 0) || !finite(c.LRValues):
-		return bad("lr_values", c.LRValues, "a finite value ≥ 0")
-	case !(c.LRLeaf >= 0) || !finite(c.LRLeaf):
-		return bad("lr_leaf", c.LRLeaf, "a finite value ≥ 0")
-	case !(c.CosineDecaySteps >= 0) || !finite(c.CosineDecaySteps):
-		return bad("cosine_decay_steps", c.CosineDecaySteps, "0 (off), a fraction of an epoch ≤ 1, or a step count > 1")
-	case !(c.SelectedVariables > 0) || !finite(c.SelectedVariables):
-		return bad("selected_variables", c.SelectedVariables, "a fraction in (0, 1] or a feature count > 1")
-	case c.SelectedVariables > 1 && c.SelectedVariables != math.Trunc(c.SelectedVariables):
-		return bad("selected_variables", c.SelectedVariables, "a fraction in (0, 1] or a whole feature count > 1")
-	case !(c.DataSubsetFraction > 0 && c.DataSubsetFraction <= 1):
-		return bad("data_subset_fraction", c.DataSubsetFraction, "a fraction in (0, 1]")
-	case !(c.Dropout >= 0 && c.Dropout < 1):
-		return bad("dropout", c.Dropout, "a rate in [0, 1)")
-	case !(c.FocalGamma >= 0) || !finite(c.FocalGamma):
-		return bad("focal_gamma", c.FocalGamma, "a finite value ≥ 0")
-	case c.BatchSize < 1:
-		return bad("batch_size", c.BatchSize, "at least 1")
-	case c.MaxEpochs < 1:
-		return bad("epochs", c.MaxEpochs, "at least 1")
-	case c.Patience < 1:
-		return bad("patience", c.Patience, "at least 1")
-	case c.Restarts < 1:
-		return bad("restarts", c.Restarts, "at least 1")
-	case c.Seed < 0:
-		return bad("seed", c.Seed, "≥ 0")
-	case c.Workers < 0:
-		return bad("workers", c.Workers, "0 (all cores) or more")
-	case c.Parallel < 1:
-		return bad("parallel", c.Parallel, "at least 1")
+	if err := Options.CheckConfig(c); err != nil {
+		return err
 	}
-	if _, err := tree.ParseSplitFunc(c.Split); err != nil {
-		return bad("split", strconv.Quote(c.Split), "softsign, sigmoid or entmoid")
+	if c.SelectedVariables > 1 && c.SelectedVariables != math.Trunc(c.SelectedVariables) {
+		return bad("selected_variables", c.SelectedVariables, "a fraction in (0, 1] or a whole feature count > 1")
 	}
 	if _, err := c.weightMode(); err != nil {
 		return err
 	}
-	switch c.ClassWeights {
-	case "balanced", "none":
-		if task == data.Regression && c.ClassWeights == "balanced" {
-			return bad("class_weights", c.ClassWeights, "none for regression")
-		}
-	default:
-		return bad("class_weights", strconv.Quote(c.ClassWeights), "balanced or none")
+	if task == data.Regression && c.ClassWeights != "none" {
+		return bad("class_weights", c.ClassWeights, "none for regression")
 	}
-	switch c.Loss {
-	case "focal", "crossentropy":
+	if (task == data.Regression) != (c.Loss == "mse") {
+		want := "focal or crossentropy for classification"
 		if task == data.Regression {
-			return bad("loss", c.Loss, "mse for regression")
+			want = "mse for regression"
 		}
-	case "mse":
-		if task != data.Regression {
-			return bad("loss", c.Loss, "focal or crossentropy for classification")
-		}
-	default:
-		return bad("loss", strconv.Quote(c.Loss), "focal, crossentropy or mse")
+		return bad("loss", c.Loss, want)
 	}
 	return nil
 }
@@ -242,73 +150,79 @@ func BatchSize(bs, n int) int {
 	return b
 }
 
-// optionNames lists the keys ParseOptions accepts (canonical spellings):
-// the shared training options (model.TreeTrainingNames) and GRANDE's own.
-var optionNames = append([]string{"n_estimators", "learning_rate", "lr_weights"}, append(append([]string{}, model.TreeTrainingNames...),
-	"selected_variables", "data_subset_fraction", "bootstrap", "dropout", "estimator_weights", "estimator_leaf_weights",
-	"focal_factor", "seed", "workers", "save_dense")...)
+// ParseOptions reads GRANDE options given as text (CLI --set key=value;
+// `gdt models grande` lists them).
+func ParseOptions(opts map[string]string) (Config, error) { return Options.Parse(opts) }
 
-// ParseOptions reads GRANDE options given as text (CLI --set key=value).
-// Keys (dashes or underscores): n_estimators, depth, learning_rate (all
-// four rates at once, the thesis's reduced grid), lr_weights, lr_index,
-// lr_values, lr_leaf (also learning_rate_weights, …), cosine_decay_steps,
-// selected_variables, data_subset_fraction, bootstrap, dropout, split
-// (split_function), estimator_weights (leaf|estimator),
-// estimator_leaf_weights (true|false, GR-paper's switch), loss,
-// focal_factor (0 = cross-entropy, γ > 0 = focal loss with γ, as the
-// thesis's HPO tables), focal_gamma, class_weights, batch_size, epochs
-// (max_epochs), patience (early_stopping_epochs), restarts, seed, workers,
-// parallel, save_dense.
-func ParseOptions(opts map[string]string) (Config, error) {
-	var c Config
-	shared := model.TreeTraining{Depth: &c.Depth, LRIndex: &c.LRIndex, LRValues: &c.LRValues, LRLeaf: &c.LRLeaf,
-		Split: &c.Split, BatchSize: &c.BatchSize, MaxEpochs: &c.MaxEpochs, Patience: &c.Patience, Restarts: &c.Restarts,
-		Loss: &c.Loss, FocalGamma: &c.FocalGamma, ClassWeights: &c.ClassWeights, CosineDecaySteps: &c.CosineDecaySteps,
-		Parallel: &c.Parallel}
-	err := model.EachOption("grande", opts, optionNames, func(o *model.Option) error {
-		if shared.Set(o) {
-			return nil
-		}
-		switch o.Key {
-		case "n_estimators", "trees", "estimators":
-			c.Trees = o.NonZeroInt()
-		case "learning_rate", "lr":
-			lr := o.NonZeroFloat()
+// Options declares GRANDE's options (spec §8.2, GR-paper column): the
+// CLI's --set, the library's Config, `gdt models grande` and tune's search
+// spaces all read it.
+var Options = &option.List[Config]{Kind: "grande", Options: []option.Option[Config]{
+	option.IntOpt("n_estimators", "2048", 1, 1<<20, model.MeaningEstimators, func(c *Config) any { return &c.Trees }).Also("trees", "estimators"),
+	option.IntOpt("depth", "6", 1, 16, model.MeaningDepth, func(c *Config) any { return &c.Depth }),
+	option.ShortcutOpt(option.Spec{Key: "learning_rate", Type: option.Float, Min: 0, MinOpen: true, Max: option.Unbounded, Log: true,
+		Meaning: "sets lr_weights, lr_index, lr_values and lr_leaf to one value (the thesis's reduced grid)"},
+		func(c *Config, v string) error {
+			lr, err := strconv.ParseFloat(v, 64)
 			c.LRWeights, c.LRIndex, c.LRValues, c.LRLeaf = lr, lr, lr, lr
-		case "lr_weights", "learning_rate_weights":
-			c.LRWeights = o.NonZeroFloat()
-		case "selected_variables":
-			c.SelectedVariables = o.NonZeroFloat()
-		case "data_subset_fraction":
-			c.DataSubsetFraction = o.NonZeroFloat()
-		case "bootstrap":
-			c.Bootstrap = o.Bool()
-		case "dropout":
-			c.Dropout = o.Float()
-		case "estimator_weights", "weights":
-			c.Weights = o.Lower()
-		case "estimator_leaf_weights":
-			if o.Bool() {
-				c.Weights = "leaf"
-			} else {
-				c.Weights = "estimator"
-			}
-		case "focal_factor":
-			if g := o.Float(); g == 0 {
+			return err
+		}),
+	option.FloatOpt("lr_weights", "0.005", 0, option.Unbounded, "Adam learning rate of the leaf weights (the estimator weighting)",
+		func(c *Config) any { return &c.LRWeights }).Open(true, false).LogScale().Also("learning_rate_weights"),
+	option.FloatOpt("lr_index", "0.01", 0, option.Unbounded, model.MeaningLRIndex, func(c *Config) any { return &c.LRIndex }).
+		Open(true, false).LogScale().Also("learning_rate_index"),
+	option.FloatOpt("lr_values", "0.01", 0, option.Unbounded, model.MeaningLRValues, func(c *Config) any { return &c.LRValues }).
+		Open(true, false).LogScale().Also("learning_rate_values"),
+	option.FloatOpt("lr_leaf", "0.01", 0, option.Unbounded, model.MeaningLRLeaf, func(c *Config) any { return &c.LRLeaf }).
+		Open(true, false).LogScale().Also("learning_rate_leaf"),
+	option.FloatOpt("cosine_decay_steps", "0", 0, option.Unbounded, model.MeaningCosineDecaySteps,
+		func(c *Config) any { return &c.CosineDecaySteps }),
+	option.FloatOpt("selected_variables", "0.8", 0, option.Unbounded,
+		"features of every tree: a fraction f ≤ 1 gives min(n, max(10, min(50, ⌊n·f⌋))), a whole number > 1 a count (spec §2.8)",
+		func(c *Config) any { return &c.SelectedVariables }).Open(true, false),
+	option.FloatOpt("data_subset_fraction", "1", 0, 1, "every tree trains on a fixed random fraction of the rows (spec §2.9; 1: all rows)",
+		func(c *Config) any { return &c.DataSubsetFraction }).Open(true, false),
+	option.BoolOpt("bootstrap", "false", model.MeaningBootstrap, func(c *Config) any { return &c.Bootstrap }),
+	option.FloatOpt("dropout", "0", 0, 1, model.MeaningDropout, func(c *Config) any { return &c.Dropout }).Open(false, true),
+	option.ChoiceOpt("split", "softsign", model.SplitFunctions, model.MeaningSplit, func(c *Config) any { return &c.Split }).Also("split_function"),
+	option.ChoiceOpt("estimator_weights", "leaf", []string{"leaf", "estimator"},
+		"leaf: instance-wise leaf weights (GRANDE); estimator: one weight per tree (the thesis's ablation)",
+		func(c *Config) any { return &c.Weights }).Also("weights"),
+	option.ShortcutOpt(option.Spec{Key: "estimator_leaf_weights", Type: option.Bool,
+		Meaning: "GR-paper's switch: true sets estimator_weights=leaf, false estimator_weights=estimator"},
+		func(c *Config, v string) error {
+			on, err := strconv.ParseBool(v)
+			c.Weights = map[bool]string{true: "leaf", false: "estimator"}[on]
+			return err
+		}),
+	option.ChoiceOpt("loss", "focal", []string{"focal", "crossentropy", "mse"}, model.MeaningLoss, func(c *Config) any { return &c.Loss }).
+		ByTask(map[string]string{"regression": "mse"}).Note("binary focal loss with Keras' α = 0.5 balancing, as GR-paper"),
+	option.ShortcutOpt(option.Spec{Key: "focal_factor", Type: option.Float, Min: 0, Max: option.Unbounded,
+		Meaning: "the thesis's HPO switch: 0 sets loss=crossentropy, γ > 0 sets loss=focal with focal_gamma=γ"},
+		func(c *Config, v string) error {
+			g, err := strconv.ParseFloat(v, 64)
+			if g == 0 {
 				c.Loss = "crossentropy"
 			} else {
 				c.Loss, c.FocalGamma = "focal", g
 			}
-		case "seed", "random_seed":
-			c.Seed = o.NonZeroInt64()
-		case "workers":
-			c.Workers = o.Int()
-		case "save_dense":
-			c.SaveDense = o.Bool()
-		default:
-			return model.ErrUnknownOption
-		}
-		return nil
-	})
-	return c, err
-}
+			return err
+		}),
+	option.FloatOpt("focal_gamma", "2", 0, option.Unbounded, model.MeaningFocalGamma, func(c *Config) any { return &c.FocalGamma }),
+	option.ChoiceOpt("class_weights", "balanced", []string{"none", "balanced"}, model.MeaningClassWeights,
+		func(c *Config) any { return &c.ClassWeights }).Also("class_weight").ByTask(map[string]string{"regression": "none"}),
+	option.IntOpt("batch_size", "64", 1, option.Unbounded, model.MeaningBatchSize, func(c *Config) any { return &c.BatchSize }).
+		Note("then min(·, ⌈N/2⌉), +1 while N mod B = 1"),
+	option.IntOpt("epochs", "10000", 1, option.Unbounded, model.MeaningEpochs, func(c *Config) any { return &c.MaxEpochs }).Also("max_epochs"),
+	option.IntOpt("patience", "25", 1, option.Unbounded, model.MeaningPatience, func(c *Config) any { return &c.Patience }).
+		Also("early_stopping_epochs"),
+	option.IntOpt("restarts", "1", 1, option.Unbounded, model.MeaningRestarts, func(c *Config) any { return &c.Restarts }),
+	option.IntOpt("seed", "42", 0, option.Unbounded, model.MeaningSeed, func(c *Config) any { return &c.Seed }).Also("random_seed"),
+	option.IntOpt("workers", "0", 0, option.Unbounded, model.MeaningWorkers, func(c *Config) any { return &c.Workers }),
+	option.IntOpt("parallel", "1", 1, option.Unbounded, "restarts trained at once (the kernel already uses every core); results do not depend on it",
+		func(c *Config) any { return &c.Parallel }),
+	option.BoolOpt("save_dense", "false", "also save the dense parameters (to continue training elsewhere); by default only what prediction needs",
+		func(c *Config) any { return &c.SaveDense }),
+	option.BoolOpt("precise", "false", "compute the split-index gradients in float64 instead of float32 vectors (slower; equal up to float32 rounding)",
+		func(c *Config) any { return &c.Precise }),
+}}

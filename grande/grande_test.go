@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/option"
 	"github.com/gdt-ml/gdt/rng"
 	"github.com/gdt-ml/gdt/tree"
 )
@@ -393,11 +394,14 @@ func TestParseOptions(t *testing.T) {
 	}
 	// 0 where a zero field means the published default is an error, not
 	// a silent 2048 trees or seed 42.
-	for _, key := range []string{"n_estimators", "trees", "learning_rate", "lr_weights", "selected_variables",
+	for _, key := range []string{"n_estimators", "trees", "lr_weights", "selected_variables",
 		"data_subset_fraction", "seed", "depth", "patience", "focal_gamma"} {
-		if _, err := ParseOptions(map[string]string{key: "0"}); !errors.Is(err, model.ErrZeroIsDefault) {
-			t.Errorf("%s=0: err %v, want model.ErrZeroIsDefault", key, err)
+		if _, err := ParseOptions(map[string]string{key: "0"}); !errors.Is(err, option.ErrZeroIsDefault) {
+			t.Errorf("%s=0: err %v, want option.ErrZeroIsDefault", key, err)
 		}
+	}
+	if _, err := ParseOptions(map[string]string{"learning_rate": "0"}); err == nil || !strings.Contains(err.Error(), "out of range") {
+		t.Errorf("learning_rate=0: err %v, want out of range", err)
 	}
 	for _, key := range []string{"dropout", "cosine_decay_steps", "workers", "focal_factor"} {
 		if _, err := ParseOptions(map[string]string{key: "0"}); err != nil {

@@ -10,10 +10,9 @@ import (
 
 func init() {
 	model.RegisterKind(model.Kind{
-		Name: "grande",
-		Help: "GRANDE: an ensemble of hard axis-aligned trees learned by gradient descent with instance-wise leaf weights (published defaults: 2048 trees of depth 6, focal loss); options: " +
-			"n_estimators, depth, learning_rate, lr_weights, lr_index, lr_values, lr_leaf, cosine_decay_steps, selected_variables, data_subset_fraction, bootstrap, dropout, " +
-			"split, estimator_weights (leaf|estimator), loss, focal_factor, class_weights, batch_size, epochs, patience, restarts, workers, save_dense",
+		Name:            "grande",
+		Help:            "GRANDE: an ensemble of hard axis-aligned trees learned by gradient descent with instance-wise leaf weights (published defaults: 2048 trees of depth 6, focal loss)",
+		Options:         Options,
 		UsesValidation:  true,
 		DefaultProtocol: "gr-paper",
 		New: func(opts map[string]string, seed int64) (model.Learner, error) {

@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/c-bata/goptuna"
+	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/option"
+	"github.com/gdt-ml/gdt/rl/ppo"
 )
 
 // ParamType is the type of one search dimension.
@@ -272,7 +275,7 @@ var spaces = map[string]*Space{
 		Name: "cart", Kind: "cart",
 		Source: "not in the thesis (spec §9.1 gives only 'random search, 300 trials'); scikit-learn's usual DecisionTreeClassifier space",
 		Params: []Param{
-			{Name: "max_depth", Type: Int, Low: 1, High: 20},
+			{Name: "depth", Type: Int, Low: 1, High: 20},
 			{Name: "min_samples_split", Type: Int, Low: 2, High: 20},
 			{Name: "min_samples_leaf", Type: Int, Low: 1, High: 10},
 			cat("criterion", "gini", "entropy"),
@@ -285,7 +288,7 @@ var spaces = map[string]*Space{
 		Source: "not in the thesis; scikit-learn's usual RandomForestClassifier space",
 		Params: []Param{
 			{Name: "n_estimators", Type: Int, Low: 50, High: 500},
-			{Name: "max_depth", Type: Int, Low: 2, High: 30},
+			{Name: "depth", Type: Int, Low: 2, High: 30},
 			{Name: "min_samples_split", Type: Int, Low: 2, High: 20},
 			{Name: "min_samples_leaf", Type: Int, Low: 1, High: 10},
 			cat("criterion", "gini", "entropy"),
@@ -341,7 +344,88 @@ func LookupSpace(name string) (*Space, error) {
 	if !ok {
 		return nil, fmt.Errorf("hpo: no search space %q (known: %s)", name, strings.Join(SpaceNames(), ", "))
 	}
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
 	return s.Without(nil), nil
 }
 
 func parseFloat(s string) (float64, error) { return strconv.ParseFloat(s, 64) }
+
+// Declared returns the option declaration of a space's kind: a model
+// kind's (model.Kind.Options) or, for policy kinds, PPO's.
+func Declared(kind string) (option.Declared, error) {
+	if IsRLKind(kind) {
+		return ppo.Options, nil
+	}
+	k, err := model.LookupKind(kind)
+	if err != nil {
+		return nil, err
+	}
+	return k.Options, nil
+}
+
+// Check verifies s against its kind's declared options: every tuned and
+// fixed key is a declared canonical key, every numeric range lies inside
+// the declared range (with the declared type), and every choice and fixed
+// value is allowed.
+func (s *Space) Check() error {
+	decl, err := Declared(s.Kind)
+	if err != nil {
+		return fmt.Errorf("hpo: space %s: %w", s.Name, err)
+	}
+	spec := func(key string) (option.Spec, error) {
+		sp, ok := decl.Lookup(key)
+		switch {
+		case !ok:
+			return sp, fmt.Errorf("hpo: space %s: %s declares no option %q", s.Name, s.Kind, key)
+		case sp.Key != key:
+			return sp, fmt.Errorf("hpo: space %s: option %q is spelled %q", s.Name, key, sp.Key)
+		}
+		return sp, nil
+	}
+	check := func(sp option.Spec, v string) error {
+		if _, err := sp.Check(v); err != nil {
+			return fmt.Errorf("hpo: space %s: %s=%s: %w", s.Name, sp.Key, v, err)
+		}
+		return nil
+	}
+	for _, p := range s.Params {
+		sp, err := spec(p.Name)
+		if err != nil {
+			return err
+		}
+		switch p.Type {
+		case Categorical:
+			for _, c := range p.Choices {
+				if err := check(sp, c); err != nil {
+					return err
+				}
+			}
+			continue
+		case Int:
+			if sp.Type != option.Int {
+				return fmt.Errorf("hpo: space %s: %s is searched as an integer but declared %s", s.Name, p.Name, sp.Type)
+			}
+		default:
+			if sp.Type != option.Float {
+				return fmt.Errorf("hpo: space %s: %s is searched as a number but declared %s", s.Name, p.Name, sp.Type)
+			}
+		}
+		for _, v := range []float64{p.Low, p.High} {
+			if err := check(sp, strconv.FormatFloat(v, 'g', -1, 64)); err != nil {
+				return err
+			}
+		}
+	}
+	for k, v := range s.Fixed {
+		sp, err := spec(k)
+		if err != nil {
+			return err
+		}
+		if err := check(sp, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/option"
 	"github.com/gdt-ml/gdt/train"
 )
 
@@ -56,8 +57,12 @@ type Kind struct {
 	UsesValidation bool
 	// DefaultProtocol is the preprocessing used when a Spec names none.
 	DefaultProtocol string
-	// New returns an untrained learner configured by opts (option names
-	// are the kind's own; unknown names must be an error) and seed.
+	// Options declares the kind's options (keys, defaults, ranges,
+	// meanings); New reads opts through it.
+	Options option.Declared
+	// New returns an untrained learner configured by opts (keys declared
+	// by Options; unknown keys and out-of-range values are errors) and
+	// seed.
 	New func(opts map[string]string, seed int64) (Learner, error)
 	// Unmarshal restores a fitted learner saved with json.Marshal.
 	Unmarshal func(b json.RawMessage) (Learner, error)
@@ -71,6 +76,9 @@ var (
 // RegisterKind adds a learner kind; a duplicate name panics (init-time
 // programming error).
 func RegisterKind(k Kind) {
+	if k.Options == nil {
+		panic("model: kind " + k.Name + " declares no options")
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	if _, dup := kinds[k.Name]; dup {
@@ -79,18 +87,29 @@ func RegisterKind(k Kind) {
 	kinds[k.Name] = k
 }
 
+// KindNames lists the registered kinds, sorted.
+func KindNames() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	return kindNamesLocked()
+}
+
+func kindNamesLocked() []string {
+	names := make([]string, 0, len(kinds))
+	for n := range kinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 // LookupKind returns the kind called name.
 func LookupKind(name string) (Kind, error) {
 	mu.RLock()
 	defer mu.RUnlock()
 	k, ok := kinds[name]
 	if !ok {
-		names := make([]string, 0, len(kinds))
-		for n := range kinds {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return Kind{}, fmt.Errorf("unknown model kind %q (known: %s)", name, strings.Join(names, ", "))
+		return Kind{}, fmt.Errorf("unknown model kind %q (known: %s)", name, strings.Join(kindNamesLocked(), ", "))
 	}
 	return k, nil
 }

@@ -16,7 +16,7 @@ import (
 // Spec says what to train.
 type Spec struct {
 	Kind     string            // learner kind, e.g. "cart"
-	Options  map[string]string // kind options, e.g. {"max_depth": "10"}
+	Options  map[string]string // kind options, e.g. {"depth": "10"}
 	Protocol string            // preprocessing protocol (preprocess.ProtocolNames); "" = the kind's default
 	Seed     int64             // model seed
 	// ValidFraction is the share of the given rows held out for early

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/option"
 )
 
 // Config configures a multimodal network. The same code builds the
@@ -82,73 +83,21 @@ type Config struct {
 	Workers int `json:"workers"`
 }
 
-// Defaults returns c with zero fields set to the defaults.
+// Defaults returns c with zero fields set to the declared defaults
+// (Options) and the default channel widths, hidden widths and augmentation.
 func (c Config) Defaults() Config {
+	c = Options.Defaults(c, "")
 	if len(c.Channels) == 0 {
 		c.Channels = []int{16, 32, 64, 128}
 	}
-	if c.StemStride == 0 {
-		c.StemStride = 2
-	}
-	if c.ImageEmbed == 0 {
-		c.ImageEmbed = 64
-	}
 	if len(c.MLPHidden) == 0 {
 		c.MLPHidden = []int{128, 64}
-	}
-	if c.Trees == 0 {
-		c.Trees = 256
-	}
-	if c.Depth == 0 {
-		c.Depth = 6
-	}
-	if c.TreeEmbed == 0 {
-		c.TreeEmbed = 32
-	}
-	if c.TreeFeatures == 0 {
-		c.TreeFeatures = 0.8
-	}
-	if c.Dropout == 0 {
-		c.Dropout = 0.2
-	}
-	if c.LR == 0 {
-		c.LR = 1e-3
-	}
-	if c.WeightDecay == 0 {
-		c.WeightDecay = 1e-4
-	}
-	if c.LRTree == 0 {
-		c.LRTree = 0.01
-	}
-	if c.LRTreeWeights == 0 {
-		c.LRTreeWeights = 0.005
-	}
-	if c.BatchSize == 0 {
-		c.BatchSize = 64
-	}
-	if c.Epochs == 0 {
-		c.Epochs = 200
-	}
-	if c.Patience == 0 {
-		c.Patience = 20
-	}
-	if c.PretrainEpochs == 0 {
-		c.PretrainEpochs = 30
-	}
-	if c.PretrainPatience == 0 {
-		c.PretrainPatience = 5
-	}
-	if c.ClassWeights == "" {
-		c.ClassWeights = "balanced"
 	}
 	if !c.NoAugment && !c.Augment.Active() {
 		c.Augment = DefaultAugment()
 	}
 	if c.NoAugment {
 		c.Augment = Augment{}
-	}
-	if c.Seed == 0 {
-		c.Seed = 42
 	}
 	return c
 }
@@ -158,126 +107,107 @@ func (c Config) Validate() error {
 	if !c.Image && c.Tabular == "" {
 		return fmt.Errorf("multimodal: config: neither an image branch nor a tabular backbone")
 	}
-	switch c.Tabular {
-	case "", "mlp", "grande":
-	default:
-		return fmt.Errorf("multimodal: config: tabular backbone %q, expected mlp, grande or none", c.Tabular)
-	}
-	for _, v := range c.Channels {
-		if v <= 0 {
-			return fmt.Errorf("multimodal: config: channels %v, expected positive widths", c.Channels)
-		}
-	}
-	for _, v := range c.MLPHidden {
-		if v <= 0 {
-			return fmt.Errorf("multimodal: config: mlp_hidden %v, expected positive widths", c.MLPHidden)
-		}
-	}
-	switch {
-	case c.ImageEmbed <= 0, c.StemStride <= 0, c.Trees <= 0, c.Depth <= 0, c.TreeEmbed <= 0, c.BatchSize < 2, c.Epochs <= 0, c.Patience <= 0,
-		c.PretrainEpochs <= 0, c.PretrainPatience <= 0:
-		return fmt.Errorf("multimodal: config: sizes, batch (≥ 2), epochs and patience must be positive: %+v", c)
-	case !(c.Dropout >= 0 && c.Dropout < 1), !(c.TreeDropout >= 0 && c.TreeDropout < 1):
-		return fmt.Errorf("multimodal: config: dropout %g / tree_dropout %g, expected in [0, 1)", c.Dropout, c.TreeDropout)
-	case !(c.TreeFeatures > 0):
-		return fmt.Errorf("multimodal: config: tree_features %g, expected > 0", c.TreeFeatures)
-	case !(c.LR > 0), !(c.LRTree > 0), !(c.LRTreeWeights > 0), c.WeightDecay < 0:
-		return fmt.Errorf("multimodal: config: learning rates must be > 0 and weight decay ≥ 0")
-	case c.ClassWeights != "balanced" && c.ClassWeights != "none":
-		return fmt.Errorf("multimodal: config: class_weights %q, expected balanced or none", c.ClassWeights)
-	}
-	return nil
+	return Options.CheckConfig(c)
 }
 
-// optionKeys lists the option names ParseOptions accepts.
-var optionKeys = []string{"image", "tabular", "channels", "stem_stride", "image_embed", "mlp_hidden", "trees", "depth", "tree_embed",
-	"tree_features", "tree_dropout", "dropout", "lr", "weight_decay", "lr_tree", "lr_tree_weights", "batch_size",
-	"epochs", "patience", "pretrain_epochs", "pretrain_patience", "class_weights", "augment", "max_shift",
-	"max_rotate", "fine_tune_all", "seed", "workers"}
-
-// ParseOptions applies text options (CLI --set key=value) to c.
+// ParseOptions applies text options (CLI --set key=value; `gdt models
+// mlp` lists them) to c.
 func ParseOptions(c Config, opts map[string]string) (Config, error) {
-	ints := func(s string) ([]int, error) {
-		var out []int
-		for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '/' }) {
-			v, err := strconv.Atoi(f)
-			if err != nil || v <= 0 {
-				return nil, fmt.Errorf("expected positive integers separated by commas")
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	}
-	err := model.EachOption("multimodal", opts, optionKeys, func(o *model.Option) error {
-		var err error
-		switch o.Key {
-		case "image":
-			c.Image = o.Bool()
-		case "tabular":
-			c.Tabular = o.Lower()
-			if c.Tabular == "none" {
-				c.Tabular = ""
-			}
-		case "channels":
-			c.Channels, err = ints(o.Value)
-		case "mlp_hidden":
-			c.MLPHidden, err = ints(o.Value)
-		case "stem_stride":
-			c.StemStride = o.Int()
-		case "image_embed":
-			c.ImageEmbed = o.Int()
-		case "trees":
-			c.Trees = o.Int()
-		case "depth":
-			c.Depth = o.Int()
-		case "tree_embed":
-			c.TreeEmbed = o.Int()
-		case "tree_features":
-			c.TreeFeatures = o.Float()
-		case "tree_dropout":
-			c.TreeDropout = o.Float()
-		case "dropout":
-			c.Dropout = o.Float()
-		case "lr":
-			c.LR = o.Float()
-		case "weight_decay":
-			c.WeightDecay = o.Float()
-		case "lr_tree":
-			c.LRTree = o.Float()
-		case "lr_tree_weights":
-			c.LRTreeWeights = o.Float()
-		case "batch_size":
-			c.BatchSize = o.Int()
-		case "epochs":
-			c.Epochs = o.Int()
-		case "patience":
-			c.Patience = o.Int()
-		case "pretrain_epochs":
-			c.PretrainEpochs = o.Int()
-		case "pretrain_patience":
-			c.PretrainPatience = o.Int()
-		case "class_weights":
-			c.ClassWeights = o.Lower()
-		case "augment":
-			if !o.Bool() {
-				c.NoAugment = true
-			}
-		case "max_shift":
-			c.Augment.MaxShift = o.Float()
-			c.Augment.Flip = true
-		case "max_rotate":
-			c.Augment.MaxRotate = o.Float()
-			c.Augment.Flip = true
-		case "fine_tune_all":
-			c.FineTuneAll = o.Bool()
-		case "seed":
-			c.Seed = o.Int64()
-		case "workers":
-			c.Workers = o.Int()
-		default:
-			return model.ErrUnknownOption
-		}
-		return err
-	})
+	err := Options.Apply(&c, opts)
 	return c, err
+}
+
+// widths parses a list of positive integers separated by commas.
+func widths(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '/' }) {
+		v, err := strconv.Atoi(f)
+		if err != nil || v <= 0 {
+			return nil, fmt.Errorf("expected positive integers separated by commas")
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// Options declares the options of the multimodal network (the tabular-only
+// learner kind "mlp" and `gdt train-multimodal`).
+var Options = &option.List[Config]{Kind: "multimodal", Options: []option.Option[Config]{
+	option.BoolOpt("image", "false", "enable the image branch (a small CNN)", func(c *Config) any { return &c.Image }),
+	option.Custom(option.Spec{Key: "tabular", Type: option.Choice, Choices: []string{"none", "mlp", "grande"}, Default: "none",
+		Meaning: "tabular backbone"},
+		func(c *Config, v string) error {
+			c.Tabular = map[bool]string{true: "", false: v}[v == "none"]
+			return nil
+		},
+		func(c *Config) string { return c.Tabular }),
+	option.Custom(option.Spec{Key: "channels", Type: option.Text, DefaultNote: "16,32,64,128", RangeNote: "positive widths separated by commas",
+		Meaning: "output channels of the encoder's convolution stages"},
+		func(c *Config, v string) (err error) {
+			c.Channels, err = widths(v)
+			return err
+		},
+		func(c *Config) string { return joinInts(c.Channels, ",") }),
+	option.IntOpt("stem_stride", "2", 1, option.Unbounded, "stride of the first convolution", func(c *Config) any { return &c.StemStride }),
+	option.IntOpt("image_embed", "64", 1, option.Unbounded, "width of the image encoder's last layer", func(c *Config) any { return &c.ImageEmbed }),
+	option.Custom(option.Spec{Key: "mlp_hidden", Type: option.Text, DefaultNote: "128,64", RangeNote: "positive widths separated by commas",
+		Meaning: "hidden widths of the tabular MLP (the last is the tabular embedding)"},
+		func(c *Config, v string) (err error) {
+			c.MLPHidden, err = widths(v)
+			return err
+		},
+		func(c *Config) string { return joinInts(c.MLPHidden, ",") }),
+	option.IntOpt("n_estimators", "256", 1, 1<<20, model.MeaningEstimators+" (GRANDE backbone)", func(c *Config) any { return &c.Trees }).Also("trees"),
+	option.IntOpt("depth", "6", 1, 16, model.MeaningDepth, func(c *Config) any { return &c.Depth }),
+	option.IntOpt("tree_embed", "32", 1, option.Unbounded, "values per leaf of the GRANDE backbone (the tabular embedding's width)",
+		func(c *Config) any { return &c.TreeEmbed }),
+	option.FloatOpt("tree_features", "0.8", 0, 1, "GRANDE backbone's feature fraction per tree (floor 10, cap 50 features)",
+		func(c *Config) any { return &c.TreeFeatures }).Open(true, false),
+	option.FloatOpt("tree_dropout", "0", 0, 1, model.MeaningDropout+" (GRANDE backbone)", func(c *Config) any { return &c.TreeDropout }).Open(false, true),
+	option.FloatOpt("dropout", "0.2", 0, 1, "dropout on the fused embedding before the head", func(c *Config) any { return &c.Dropout }).Open(false, true),
+	option.FloatOpt("lr", "0.001", 0, option.Unbounded, "AdamW learning rate of the neural layers", func(c *Config) any { return &c.LR }).
+		Open(true, false).LogScale(),
+	option.FloatOpt("weight_decay", "0.0001", 0, option.Unbounded, "AdamW's decoupled weight decay of the neural layers",
+		func(c *Config) any { return &c.WeightDecay }).LogScale(),
+	option.FloatOpt("lr_tree", "0.01", 0, option.Unbounded, "learning rate of the trees' split indices, thresholds and leaves",
+		func(c *Config) any { return &c.LRTree }).Open(true, false).LogScale(),
+	option.FloatOpt("lr_tree_weights", "0.005", 0, option.Unbounded, "learning rate of the trees' leaf weights",
+		func(c *Config) any { return &c.LRTreeWeights }).Open(true, false).LogScale(),
+	option.IntOpt("batch_size", "64", 2, option.Unbounded, model.MeaningBatchSize, func(c *Config) any { return &c.BatchSize }),
+	option.IntOpt("epochs", "200", 1, option.Unbounded, model.MeaningEpochs, func(c *Config) any { return &c.Epochs }),
+	option.IntOpt("patience", "20", 1, option.Unbounded, model.MeaningPatience, func(c *Config) any { return &c.Patience }),
+	option.IntOpt("pretrain_epochs", "30", 1, option.Unbounded, "epoch limit of the image encoder's pretraining", func(c *Config) any { return &c.PretrainEpochs }),
+	option.IntOpt("pretrain_patience", "5", 1, option.Unbounded, "early-stopping patience of the encoder's pretraining",
+		func(c *Config) any { return &c.PretrainPatience }),
+	option.ChoiceOpt("class_weights", "balanced", []string{"none", "balanced"}, model.MeaningClassWeights,
+		func(c *Config) any { return &c.ClassWeights }),
+	option.BoolOpt("augment", "true", "augment images while pretraining the encoder", func(c *Config) any { return &c.NoAugment }).Inverted(),
+	option.Custom(option.Spec{Key: "max_shift", Type: option.Float, Min: 0, Max: option.Unbounded, DefaultNote: "DefaultAugment",
+		Meaning: "augmentation: largest shift (fraction of the image), with flips"},
+		func(c *Config, v string) (err error) {
+			c.Augment.MaxShift, err = strconv.ParseFloat(v, 64)
+			c.Augment.Flip = true
+			return err
+		},
+		func(c *Config) string { return formatNonZero(c.Augment.MaxShift) }),
+	option.Custom(option.Spec{Key: "max_rotate", Type: option.Float, Min: 0, Max: option.Unbounded, DefaultNote: "DefaultAugment",
+		Meaning: "augmentation: largest rotation (degrees), with flips"},
+		func(c *Config, v string) (err error) {
+			c.Augment.MaxRotate, err = strconv.ParseFloat(v, 64)
+			c.Augment.Flip = true
+			return err
+		},
+		func(c *Config) string { return formatNonZero(c.Augment.MaxRotate) }),
+	option.BoolOpt("fine_tune_all", "false", "train the whole encoder during fusion instead of only its last layer",
+		func(c *Config) any { return &c.FineTuneAll }),
+	option.IntOpt("seed", "42", 0, option.Unbounded, model.MeaningSeed, func(c *Config) any { return &c.Seed }),
+	option.IntOpt("workers", "0", 0, option.Unbounded, "goroutines of image preparation (0: GOMAXPROCS); results do not depend on it",
+		func(c *Config) any { return &c.Workers }),
+}}
+
+func formatNonZero(f float64) string {
+	if f == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
 }

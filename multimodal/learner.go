@@ -15,8 +15,8 @@ func init() {
 		Name: "mlp",
 		Help: "multilayer perceptron for tabular classification (the tabular-only variant of the multimodal network: " +
 			"dense 128 → 64 with ReLU, dropout 0.2, linear head; AdamW 1e-3, weight decay 1e-4, batch 64, " +
-			"cross-entropy with balanced class weights, early stopping with patience 20, best weights restored); options: " +
-			"mlp_hidden, dropout, lr, weight_decay, batch_size, epochs, patience, class_weights, seed, workers",
+			"cross-entropy with balanced class weights, early stopping with patience 20, best weights restored)",
+		Options:         Options,
 		UsesValidation:  true,
 		DefaultProtocol: "standard",
 		New: func(opts map[string]string, seed int64) (model.Learner, error) {

@@ -157,7 +157,7 @@ func TestFitErrors(t *testing.T) {
 		want string
 	}{
 		{"nothing", Config{}, train, "neither an image branch"},
-		{"backbone", Config{Tabular: "xgb"}, train, `backbone "xgb"`},
+		{"backbone", Config{Tabular: "xgb"}, train, `tabular="xgb": expected one of none, mlp, grande`},
 		{"no tab", Config{Tabular: "mlp"}, &noTab, "no tabular rows"},
 		{"label", Config{Tabular: "mlp"}, &badY, "label 2 is 7"},
 	} {

@@ -22,7 +22,7 @@ var demoModels = []struct {
 	spec  model.Spec
 }{
 	{"GradTree (gradient descent, depth 4, thesis defaults otherwise)", model.Spec{Kind: "gradtree", Options: map[string]string{"depth": "4"}}},
-	{"CART (greedy, depth ≤ 4)", model.Spec{Kind: "cart", Options: map[string]string{"max_depth": "4"}}},
+	{"CART (greedy, depth ≤ 4)", model.Spec{Kind: "cart", Options: map[string]string{"depth": "4"}}},
 }
 
 // demoResult is one trained model of `gdt demo --json`.

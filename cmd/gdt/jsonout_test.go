@@ -97,9 +97,9 @@ func TestJSONTrainPredictShowEval(t *testing.T) {
 		} `json:"inputs"`
 		Options map[string]string `json:"options"`
 	}
-	jsonRun(t, &tr, "train", "--data", data, "--target", "decision", "--model", "cart", "--set", "max_depth=2", "--out", modelPath, "--json")
+	jsonRun(t, &tr, "train", "--data", data, "--target", "decision", "--model", "cart", "--set", "depth=2", "--out", modelPath, "--json")
 	if tr.ModelFile != modelPath || tr.Kind != "cart" || tr.Task != "binary" || tr.Target != "decision" || tr.Rows != 12 ||
-		len(tr.Classes) != 2 || len(tr.Inputs) != 3 || tr.Options["max_depth"] != "2" || tr.Nodes < 3 {
+		len(tr.Classes) != 2 || len(tr.Inputs) != 3 || tr.Options["depth"] != "2" || tr.Nodes < 3 {
 		t.Fatalf("train: %+v", tr)
 	}
 

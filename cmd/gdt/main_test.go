@@ -65,7 +65,7 @@ func TestTrainPredictShow(t *testing.T) {
 	data := filepath.Join(dir, "loans.csv")
 	os.WriteFile(data, []byte(trainCSV), 0o644)
 	model := filepath.Join(dir, "m.json")
-	out, errOut, code := gdt(t, "train", "--data", data, "--target", "decision", "--model", "cart", "--set", "max_depth=2", "--out", model)
+	out, errOut, code := gdt(t, "train", "--data", data, "--target", "decision", "--model", "cart", "--set", "depth=2", "--out", model)
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errOut)
 	}
@@ -178,13 +178,13 @@ func TestBenchSet(t *testing.T) {
 		t.Skip("benchmark data not found; set GDT_DATA to run this test")
 	}
 	out := filepath.Join(t.TempDir(), "r.csv")
-	stdout, errOut, code := gdt(t, "bench", "gradtree-binary", "--models", "cart", "--set", "max_depth=2", "--trials", "1", "--datasets", "titanic", "--out", out, "--quiet")
+	stdout, errOut, code := gdt(t, "bench", "gradtree-binary", "--models", "cart", "--set", "depth=2", "--trials", "1", "--datasets", "titanic", "--out", out, "--quiet")
 	if code != 0 {
 		t.Fatalf("bench --set: exit %d: %s", code, errOut)
 	}
 	b, _ := os.ReadFile(out)
-	if !strings.Contains(string(b), ",cart[max_depth=2],") || !strings.Contains(stdout, "cart[max_depth=2]") {
-		t.Fatalf("rows or table not named cart[max_depth=2]:\n%s\n%s", b, stdout)
+	if !strings.Contains(string(b), ",cart[depth=2],") || !strings.Contains(stdout, "cart[depth=2]") {
+		t.Fatalf("rows or table not named cart[depth=2]:\n%s\n%s", b, stdout)
 	}
 	_, errOut, code = gdt(t, "bench", "gradtree-binary", "--models", "cart", "--set", "max_dpth=2", "--trials", "1", "--datasets", "titanic", "--quiet")
 	if code == 0 || !strings.Contains(errOut, "max_dpth") {

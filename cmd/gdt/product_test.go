@@ -48,7 +48,7 @@ func trainLoans(t *testing.T, kind string, set ...string) (dir, csv, model strin
 }
 
 func TestExportAndReportCommands(t *testing.T) {
-	dir, csv, model := trainLoans(t, "cart", "max_depth=2")
+	dir, csv, model := trainLoans(t, "cart", "depth=2")
 	onnxPath := filepath.Join(dir, "m.onnx")
 	out, errOut, code := gdt(t, "export", model, "--format", "onnx", "--out", onnxPath)
 	if code != 0 || !strings.Contains(out, "wrote "+onnxPath) {
@@ -75,7 +75,7 @@ func TestExportAndReportCommands(t *testing.T) {
 }
 
 func TestServeCommand(t *testing.T) {
-	_, _, model := trainLoans(t, "cart", "max_depth=2")
+	_, _, model := trainLoans(t, "cart", "depth=2")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Skipf("no loopback: %v", err)

@@ -108,7 +108,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"writes one model file holding the preprocessing, the parameters and the plain tree.", stderr)
 	var df dataFlags
 	df.register(fs, true)
-	kind := fs.String("model", "cart", "model kind: cart (more arrive with GradTree and GRANDE)")
+	kind := fs.String("model", "cart", "model kind: "+strings.Join(model.KindNames(), ", ")+" (gdt models lists them)")
 	out := fs.String("out", "", "model file to write (atomically)")
 	protocol := fs.String("protocol", "", "preprocessing: "+strings.Join(preprocess.ProtocolNames(), ", ")+" (default: the model kind's own; gt-paper for the thesis's)")
 	seed := fs.Int64("seed", 42, "random seed")
@@ -116,7 +116,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	asJSON := jsonFlag(fs)
 	opts := optionFlags{}
-	fs.Var(opts, "set", "model option key=value (repeatable), e.g. --set max_depth=5; see gdt train --model KIND --set help=1")
+	fs.Var(opts, "set", "model option key=value (repeatable), e.g. --set depth=5; gdt models KIND lists them")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err

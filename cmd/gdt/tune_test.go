@@ -27,7 +27,7 @@ func TestTuneCreateResumeJoin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tuned) != 1 || tuned[0].Kind != "cart" || tuned[0].Dataset != "demo" || tuned[0].Options["max_depth"] == "" || tuned[0].Complete != 6 {
+	if len(tuned) != 1 || tuned[0].Kind != "cart" || tuned[0].Dataset != "demo" || tuned[0].Options["depth"] == "" || tuned[0].Complete != 6 {
 		t.Errorf("best configuration %+v", tuned)
 	}
 	// Resuming with a larger target extends the study.

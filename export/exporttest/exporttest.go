@@ -92,7 +92,7 @@ func Dataset(task data.Task, n int, seed uint32) *data.Dataset {
 func Options(kind string) map[string]string {
 	switch kind {
 	case "cart":
-		return map[string]string{"max_depth": "4"}
+		return map[string]string{"depth": "4"}
 	case "gradtree":
 		return map[string]string{"depth": "3", "epochs": "8", "restarts": "1", "patience": "5"}
 	case "grande":

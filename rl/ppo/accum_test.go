@@ -2,6 +2,7 @@ package ppo
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gdt-ml/gdt/rl/policy"
@@ -105,9 +106,10 @@ func TestAccumModeKey(t *testing.T) {
 	if err := c.Set("accum_mode", "mean"); err != nil || c.SqrtAccum() {
 		t.Errorf("accum_mode=mean: %v, %v", err, c.SqrtAccum())
 	}
-	if err := c.Set("accum_mode", "sum"); err != nil {
-		t.Fatal(err)
+	if err := c.Set("accum_mode", "sum"); err == nil || !strings.Contains(err.Error(), "expected one of auto, sqrt, mean") {
+		t.Errorf(`accum_mode "sum": %v`, err)
 	}
+	c.AccumMode = "sum"
 	if err := c.Validate(); err == nil {
 		t.Error(`accum_mode "sum" accepted`)
 	}

@@ -3,9 +3,8 @@ package ppo
 import (
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 
+	"github.com/gdt-ml/gdt/option"
 	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/sdt"
 )
@@ -66,73 +65,73 @@ const (
 )
 
 // Config is everything a training run needs. Zero values are not
-// meaningful: start from Preset. Field tags name the --set keys, which are
-// the reference code's hyperparameter names.
+// meaningful: start from Preset. Options declares the --set key of every
+// field (the reference code's hyperparameter names).
 type Config struct {
-	Env       string `key:"env"`       // environment ID, e.g. "CartPole-v1"
-	Method    string `key:"method"`    // "sympol" or "mlp"
-	Algorithm string `key:"algorithm"` // "ppo" or "a2c"
-	Profile   string `key:"profile"`   // "default" or "reference"
+	Env       string // environment ID, e.g. "CartPole-v1"
+	Method    string // "sympol" or "mlp"
+	Algorithm string // "ppo" or "a2c"
+	Profile   string // "default" or "reference"
 
-	TotalSteps int `key:"total_steps"` // environment steps (overshoot ≤ one batch)
-	Seed       int `key:"seed"`        // environment/sampling seed (env_seed)
-	InitSeed   int `key:"init_seed"`   // parameter-initialisation seed (42 in every reference run)
+	TotalSteps int // environment steps (overshoot ≤ one batch)
+	Seed       int // environment/sampling seed (env_seed)
+	InitSeed   int // parameter-initialisation seed (42 in every reference run)
 
-	NEnvs         int  `key:"n_envs"`
-	NSteps        int  `key:"n_steps"` // configured rollout length (8× the initial one with the dynamic buffer)
-	DynamicBuffer bool `key:"dynamic_buffer"`
-	StaticBatch   bool `key:"static_batch"`
-	Minibatch     int  `key:"minibatch_size"`
-	Epochs        int  `key:"n_update_epochs"`
+	NEnvs         int
+	NSteps        int // configured rollout length (8× the initial one with the dynamic buffer)
+	DynamicBuffer bool
+	StaticBatch   bool
+	Minibatch     int
+	Epochs        int
 
-	Gamma       float64 `key:"gamma"`
-	Lambda      float64 `key:"gae_lambda"`
-	ClipCoef    float64 `key:"clip_coef"`
-	EntCoef     float64 `key:"ent_coef"`
-	VfCoef      float64 `key:"vf_coef"`
-	NormAdv     bool    `key:"norm_adv"`
-	MaxGradNorm float64 `key:"max_grad_norm"`
+	Gamma       float64
+	Lambda      float64
+	ClipCoef    float64
+	EntCoef     float64
+	VfCoef      float64
+	NormAdv     bool
+	MaxGradNorm float64
 
-	LRSplitValues float64 `key:"learning_rate_actor_split_values"`
-	LRSplitIndex  float64 `key:"learning_rate_actor_split_idx_array"`
-	LRLeaves      float64 `key:"learning_rate_actor_leaf_array"`
-	LRLogStd      float64 `key:"learning_rate_actor_log_std"`
-	LRActor       float64 `key:"learning_rate_actor"` // MLP actor
-	LRCritic      float64 `key:"learning_rate_critic"`
-	AdamW         bool    `key:"adamW"`
-	WeightDecay   float64 `key:"weight_decay"`
-	ReduceLR      bool    `key:"reduce_lr"`
+	LRSplitValues float64
+	LRSplitIndex  float64
+	LRLeaves      float64
+	LRLogStd      float64
+	LRActor       float64 // MLP actor
+	LRCritic      float64
+	AdamW         bool
+	WeightDecay   float64
+	ReduceLR      bool
 
-	Depth        int     `key:"depth"`             // tree depth (SYMPOL, SDT)
-	Temperature  float64 `key:"temperature"`       // SDT temperature
-	Critic       string  `key:"critic"`            // "mlp" (default), "tree" (SYMPOL tree, ablation) or "sdt"
-	CriticWidth  int     `key:"critic_width"`      // critic hidden width
-	CriticLayers int     `key:"critic_layers"`     // critic hidden layers
-	MLPWidth     int     `key:"neurons_per_layer"` // MLP actor width
-	MLPLayers    int     `key:"num_layers"`        // MLP actor hidden layers
+	Depth        int     // tree depth (SYMPOL, SDT)
+	Temperature  float64 // SDT temperature
+	Critic       string  // "mlp" (default), "tree" (SYMPOL tree, ablation) or "sdt"
+	CriticWidth  int     // critic hidden width
+	CriticLayers int     // critic hidden layers
+	MLPWidth     int     // MLP actor width
+	MLPLayers    int     // MLP actor hidden layers
 
-	EvalFreq     int `key:"eval_freq"`
-	EvalEpisodes int `key:"n_eval_episodes"`
-	TestSeed     int `key:"test_seed"` // first test-episode seed (123456)
+	EvalFreq     int
+	EvalEpisodes int
+	TestSeed     int // first test-episode seed (123456)
 
 	// Reference-code quirks (spec §11); ProfileReference turns them on.
-	PlateauReference    bool `key:"plateau_reference"`    // optax min-mode on the raw reward, patience 3
-	AccumReference      bool `key:"accum_reference"`      // double step while K = 1, no accumulation otherwise
-	IntActions          bool `key:"int_actions"`          // continuous actions truncated to int32 in storage
-	TruncationReference bool `key:"truncation_reference"` // gymnax: time limit = terminal; Gymnasium: truncation not done
-	MLPReferenceArch    bool `key:"mlp_reference_arch"`   // discrete MLP actor as Dense(w)→ReLU→Dense(A) per layer
+	PlateauReference    bool // optax min-mode on the raw reward, patience 3
+	AccumReference      bool // double step while K = 1, no accumulation otherwise
+	IntActions          bool // continuous actions truncated to int32 in storage
+	TruncationReference bool // gymnax: time limit = terminal; Gymnasium: truncation not done
+	MLPReferenceArch    bool // discrete MLP actor as Dense(w)→ReLU→Dense(A) per layer
 
 	// ScaleObs applies the environment's registered fixed observation
 	// scaling (env.ScalingOf; spec §1.5: LunarLander) to every observation
 	// the actor and the critic see, in training and evaluation alike.
 	// Preset sets it where the thesis's setup scales.
-	ScaleObs bool `key:"scale_obs"`
+	ScaleObs bool
 
 	// AccumMode is how the default profile realises the dynamic batch size
 	// (ignored under AccumReference): AccumAuto, AccumSqrt or AccumMean.
-	AccumMode string `key:"accum_mode"`
+	AccumMode string
 
-	Workers int `key:"workers"` // goroutines of the tree kernel (0 = GOMAXPROCS; results do not depend on it; 1 is fastest for SYMPOL's small batches)
+	Workers int // goroutines of the tree kernel (0 = GOMAXPROCS; results do not depend on it; 1 is fastest for SYMPOL's small batches)
 
 	// Serial runs the whole update on the trainer's goroutine. By default
 	// the actor's and the critic's minibatch steps run concurrently and
@@ -140,7 +139,7 @@ type Config struct {
 	// package linalg's helper pool (GOMAXPROCS − 1 goroutines shared by
 	// all trainers of the process); results are bit-identical either way.
 	// Set it when several trainers already keep every core busy.
-	Serial bool `key:"serial"`
+	Serial bool
 }
 
 // Maker returns the maker of the configured environment as the learner
@@ -317,55 +316,18 @@ func (c *Config) SetAlgorithm(a string) error {
 	return nil
 }
 
-// Keys lists the keys Set accepts.
+// Keys lists the keys Set accepts, sorted.
 func Keys() []string {
-	var ks []string
-	forEachField(&Config{}, func(key string, _ any) { ks = append(ks, key) })
+	ks := Options.Keys()
 	sort.Strings(ks)
 	return ks
 }
 
-// Set assigns one hyperparameter from its text form (--set key=value).
-// "profile" and "algorithm" apply their implications (SetProfile,
-// SetAlgorithm).
+// Set assigns one hyperparameter from its text form (--set key=value),
+// checked against its declared range. "profile" and "algorithm" apply
+// their implications (SetProfile, SetAlgorithm).
 func (c *Config) Set(key, value string) error {
-	switch key {
-	case "profile":
-		return c.SetProfile(value)
-	case "algorithm":
-		return c.SetAlgorithm(value)
-	}
-	found := false
-	var err error
-	forEachField(c, func(k string, p any) {
-		if k != key {
-			return
-		}
-		found = true
-		switch v := p.(type) {
-		case *int:
-			var n int
-			n, err = strconv.Atoi(value)
-			*v = n
-		case *float64:
-			var f float64
-			f, err = strconv.ParseFloat(value, 64)
-			*v = f
-		case *bool:
-			var b bool
-			b, err = strconv.ParseBool(value)
-			*v = b
-		case *string:
-			*v = value
-		}
-	})
-	if !found {
-		return fmt.Errorf("unknown hyperparameter %q (known: %s)", key, strings.Join(Keys(), ", "))
-	}
-	if err != nil {
-		return fmt.Errorf("hyperparameter %s: value %q: %v", key, value, err)
-	}
-	return nil
+	return Options.Apply(c, map[string]string{key: value})
 }
 
 // SqrtAccum reports whether the accumulated actor step scales the learning
@@ -374,110 +336,101 @@ func (c *Config) SqrtAccum() bool {
 	return c.AccumMode == AccumSqrt || (c.AccumMode == AccumAuto && !c.ReduceLR)
 }
 
-// Validate checks the ranges of the configuration.
+// Validate checks the configuration: every field against its declared
+// range (zeros included: a preset's zero values are values), then the
+// conditions between fields.
 func (c *Config) Validate() error {
+	if err := Options.CheckFields(*c); err != nil {
+		return err
+	}
 	bad := func(k string, v any, want string) error {
 		return fmt.Errorf("hyperparameter %s = %v: expected %s", k, v, want)
 	}
 	switch {
-	case c.Method != MethodSYMPOL && c.Method != MethodMLP && c.Method != MethodSDT:
-		return bad("method", c.Method, `"sympol", "mlp" or "sdt"`)
-	case c.Critic != CriticMLP && c.Critic != CriticTree && c.Critic != CriticSDT:
-		return bad("critic", c.Critic, `"mlp", "tree" or "sdt"`)
-	case (c.Method == MethodSDT || c.Critic == CriticSDT) && !(c.Temperature > 0):
-		return bad("temperature", c.Temperature, "> 0")
-	case c.AccumMode != AccumAuto && c.AccumMode != AccumSqrt && c.AccumMode != AccumMean:
-		return bad("accum_mode", c.AccumMode, `"auto", "sqrt" or "mean"`)
-	case c.Algorithm != AlgoPPO && c.Algorithm != AlgoA2C:
-		return bad("algorithm", c.Algorithm, `"ppo" or "a2c"`)
-	case c.TotalSteps < 1:
-		return bad("total_steps", c.TotalSteps, "≥ 1")
-	case c.NEnvs < 1:
-		return bad("n_envs", c.NEnvs, "≥ 1")
-	case c.NSteps < 1:
-		return bad("n_steps", c.NSteps, "≥ 1")
-	case c.Minibatch < 1:
-		return bad("minibatch_size", c.Minibatch, "≥ 1")
-	case c.Epochs < 1:
-		return bad("n_update_epochs", c.Epochs, "≥ 1")
-	case !(c.Gamma >= 0 && c.Gamma <= 1):
-		return bad("gamma", c.Gamma, "in [0, 1]")
-	case !(c.Lambda >= 0 && c.Lambda <= 1):
-		return bad("gae_lambda", c.Lambda, "in [0, 1]")
-	case !(c.ClipCoef > 0):
-		return bad("clip_coef", c.ClipCoef, "> 0")
-	case (c.Method != MethodMLP || c.Critic == CriticTree) && (c.Depth < 1 || c.Depth > 16):
-		return bad("depth", c.Depth, "1…16")
 	case c.Method == MethodMLP && (c.MLPWidth < 1 || c.MLPLayers < 1):
-		return bad("neurons_per_layer/num_layers", fmt.Sprint(c.MLPWidth, "/", c.MLPLayers), "≥ 1")
-	case c.CriticWidth < 1 || c.CriticLayers < 1:
-		return bad("critic_width/critic_layers", fmt.Sprint(c.CriticWidth, "/", c.CriticLayers), "≥ 1")
-	case c.EvalFreq < 1:
-		return bad("eval_freq", c.EvalFreq, "≥ 1")
-	case c.EvalEpisodes < 0:
-		return bad("n_eval_episodes", c.EvalEpisodes, "≥ 0")
-	}
-	for _, lr := range []struct {
-		k string
-		v float64
-	}{{"learning_rate_actor_split_values", c.LRSplitValues}, {"learning_rate_actor_split_idx_array", c.LRSplitIndex},
-		{"learning_rate_actor_leaf_array", c.LRLeaves}, {"learning_rate_actor_log_std", c.LRLogStd},
-		{"learning_rate_actor", c.LRActor}, {"learning_rate_critic", c.LRCritic}, {"weight_decay", c.WeightDecay}} {
-		if !(lr.v >= 0) {
-			return bad(lr.k, lr.v, "≥ 0")
-		}
+		return bad("neurons_per_layer/num_layers", fmt.Sprint(c.MLPWidth, "/", c.MLPLayers), "≥ 1 for the MLP actor")
+	case c.Critic == CriticTree && c.Depth < 1:
+		return bad("depth", c.Depth, "1…16 for a tree critic")
 	}
 	return nil
 }
 
-// forEachField calls f with the --set key and a pointer to every field.
-func forEachField(c *Config, f func(key string, p any)) {
-	f("env", &c.Env)
-	f("method", &c.Method)
-	f("algorithm", &c.Algorithm)
-	f("profile", &c.Profile)
-	f("total_steps", &c.TotalSteps)
-	f("seed", &c.Seed)
-	f("init_seed", &c.InitSeed)
-	f("n_envs", &c.NEnvs)
-	f("n_steps", &c.NSteps)
-	f("dynamic_buffer", &c.DynamicBuffer)
-	f("static_batch", &c.StaticBatch)
-	f("minibatch_size", &c.Minibatch)
-	f("n_update_epochs", &c.Epochs)
-	f("gamma", &c.Gamma)
-	f("gae_lambda", &c.Lambda)
-	f("clip_coef", &c.ClipCoef)
-	f("ent_coef", &c.EntCoef)
-	f("vf_coef", &c.VfCoef)
-	f("norm_adv", &c.NormAdv)
-	f("max_grad_norm", &c.MaxGradNorm)
-	f("learning_rate_actor_split_values", &c.LRSplitValues)
-	f("learning_rate_actor_split_idx_array", &c.LRSplitIndex)
-	f("learning_rate_actor_leaf_array", &c.LRLeaves)
-	f("learning_rate_actor_log_std", &c.LRLogStd)
-	f("learning_rate_actor", &c.LRActor)
-	f("learning_rate_critic", &c.LRCritic)
-	f("adamW", &c.AdamW)
-	f("weight_decay", &c.WeightDecay)
-	f("reduce_lr", &c.ReduceLR)
-	f("depth", &c.Depth)
-	f("temperature", &c.Temperature)
-	f("critic", &c.Critic)
-	f("critic_width", &c.CriticWidth)
-	f("critic_layers", &c.CriticLayers)
-	f("neurons_per_layer", &c.MLPWidth)
-	f("num_layers", &c.MLPLayers)
-	f("eval_freq", &c.EvalFreq)
-	f("n_eval_episodes", &c.EvalEpisodes)
-	f("test_seed", &c.TestSeed)
-	f("plateau_reference", &c.PlateauReference)
-	f("accum_reference", &c.AccumReference)
-	f("int_actions", &c.IntActions)
-	f("scale_obs", &c.ScaleObs)
-	f("truncation_reference", &c.TruncationReference)
-	f("mlp_reference_arch", &c.MLPReferenceArch)
-	f("accum_mode", &c.AccumMode)
-	f("workers", &c.Workers)
-	f("serial", &c.Serial)
-}
+// preset is the default of every option that Preset sets per environment
+// and method.
+const preset = "per environment and method (ppo.Preset)"
+
+// Options declares PPO's hyperparameters (the --set keys of gdt rl train,
+// bench and tune; the reference code's names). Their defaults come from
+// Preset: the thesis's best configuration of the environment and method.
+var Options = option.ZeroValued("ppo",
+	option.Custom(option.Spec{Key: "env", Type: option.Text, RangeNote: "a registered environment ID", DefaultNote: "gdt rl train's --env",
+		Meaning: "environment ID, e.g. CartPole-v1"},
+		func(c *Config, v string) error { c.Env = v; return nil }, func(c *Config) string { return c.Env }),
+	option.ChoiceOpt("method", "", []string{MethodSYMPOL, MethodMLP, MethodSDT},
+		"actor: sympol (the tree actor), mlp (the full-complexity baseline) or sdt (a soft decision tree)", func(c *Config) any { return &c.Method }).Note("gdt rl train's --method"),
+	option.Custom(option.Spec{Key: "algorithm", Type: option.Choice, Choices: []string{AlgoPPO, AlgoA2C}, Default: AlgoPPO,
+		Meaning: "ppo, or a2c (one epoch, the whole rollout as one batch, no dynamic batch size; spec §3.8)"},
+		func(c *Config, v string) error { return c.SetAlgorithm(v) }, func(c *Config) string { return c.Algorithm }),
+	option.Custom(option.Spec{Key: "profile", Type: option.Choice, Choices: []string{ProfileDefault, ProfileReference}, Default: ProfileDefault,
+		Meaning: "default (the thesis with the reference code's defects fixed) or reference (every quirk of the reference code, spec §11)"},
+		func(c *Config, v string) error { return c.SetProfile(v) }, func(c *Config) string { return c.Profile }),
+	option.IntOpt("total_steps", "1000000", 1, option.Unbounded, "environment steps of training (overshoot ≤ one batch)", func(c *Config) any { return &c.TotalSteps }),
+	option.IntOpt("seed", "142", 0, option.Unbounded, "environment and sampling seed (env_seed)", func(c *Config) any { return &c.Seed }),
+	option.IntOpt("init_seed", "42", 0, option.Unbounded, "parameter-initialisation seed (42 in every reference run)", func(c *Config) any { return &c.InitSeed }),
+	option.IntOpt("n_envs", "", 1, option.Unbounded, "parallel environments", func(c *Config) any { return &c.NEnvs }).Note(preset),
+	option.IntOpt("n_steps", "", 1, option.Unbounded, "configured rollout length per environment (8× the initial one with the dynamic buffer)",
+		func(c *Config) any { return &c.NSteps }).Note(preset),
+	option.BoolOpt("dynamic_buffer", "", "grow the rollout buffer during training (SYMPOL)", func(c *Config) any { return &c.DynamicBuffer }).Note(preset),
+	option.BoolOpt("static_batch", "", "one optimiser step per minibatch throughout (no dynamic batch size)", func(c *Config) any { return &c.StaticBatch }).Note(preset),
+	option.IntOpt("minibatch_size", "", 1, option.Unbounded, "samples per minibatch", func(c *Config) any { return &c.Minibatch }).Note(preset),
+	option.IntOpt("n_update_epochs", "", 1, option.Unbounded, "passes over each rollout", func(c *Config) any { return &c.Epochs }).Note(preset),
+	option.FloatOpt("gamma", "", 0, 1, "discount factor", func(c *Config) any { return &c.Gamma }).Note(preset),
+	option.FloatOpt("gae_lambda", "", 0, 1, "GAE's λ", func(c *Config) any { return &c.Lambda }).Note(preset),
+	option.FloatOpt("clip_coef", "0.1", 0, option.Unbounded, "PPO's clipping ε", func(c *Config) any { return &c.ClipCoef }).Open(true, false),
+	option.FloatOpt("ent_coef", "", 0, option.Unbounded, "entropy bonus coefficient", func(c *Config) any { return &c.EntCoef }).Note(preset),
+	option.FloatOpt("vf_coef", "", 0, option.Unbounded, "value-loss coefficient", func(c *Config) any { return &c.VfCoef }).Note(preset),
+	option.BoolOpt("norm_adv", "", "normalise the advantages per minibatch", func(c *Config) any { return &c.NormAdv }).Note(preset),
+	option.FloatOpt("max_grad_norm", "", 0, option.Unbounded, "gradient-norm clipping (1000: effectively none)", func(c *Config) any { return &c.MaxGradNorm }).Note(preset),
+	option.FloatOpt("learning_rate_actor_split_values", "", 0, option.Unbounded, "learning rate of the tree actor's split thresholds",
+		func(c *Config) any { return &c.LRSplitValues }).LogScale().Note(preset),
+	option.FloatOpt("learning_rate_actor_split_idx_array", "", 0, option.Unbounded, "learning rate of the tree actor's split-index logits",
+		func(c *Config) any { return &c.LRSplitIndex }).LogScale().Note(preset),
+	option.FloatOpt("learning_rate_actor_leaf_array", "", 0, option.Unbounded, "learning rate of the tree actor's leaves",
+		func(c *Config) any { return &c.LRLeaves }).LogScale().Note(preset),
+	option.FloatOpt("learning_rate_actor_log_std", "", 0, option.Unbounded, "learning rate of the continuous actor's log-std",
+		func(c *Config) any { return &c.LRLogStd }).LogScale().Note(preset),
+	option.FloatOpt("learning_rate_actor", "", 0, option.Unbounded, "learning rate of the MLP and SDT actors",
+		func(c *Config) any { return &c.LRActor }).LogScale().Note(preset),
+	option.FloatOpt("learning_rate_critic", "", 0, option.Unbounded, "learning rate of the critic", func(c *Config) any { return &c.LRCritic }).LogScale().Note(preset),
+	option.BoolOpt("adamW", "", "AdamW (decoupled weight decay) instead of Adam", func(c *Config) any { return &c.AdamW }).Note(preset),
+	option.FloatOpt("weight_decay", "0.0001", 0, option.Unbounded, "AdamW's decoupled weight decay", func(c *Config) any { return &c.WeightDecay }),
+	option.BoolOpt("reduce_lr", "", "reduce the actor's learning rates on a plateau of the evaluation return", func(c *Config) any { return &c.ReduceLR }).Note(preset),
+	option.IntOpt("depth", "7", 1, 16, "tree depth of the SYMPOL and SDT actors (and a tree critic): at most this many splits from the root to any leaf",
+		func(c *Config) any { return &c.Depth }),
+	option.FloatOpt("temperature", "1", 0, option.Unbounded, "soft decision tree temperature", func(c *Config) any { return &c.Temperature }).Open(true, false),
+	option.ChoiceOpt("critic", CriticMLP, []string{CriticMLP, CriticTree, CriticSDT},
+		"critic: mlp, tree (a SYMPOL tree, the ablation) or sdt", func(c *Config) any { return &c.Critic }),
+	option.IntOpt("critic_width", "256", 1, option.Unbounded, "critic hidden width", func(c *Config) any { return &c.CriticWidth }),
+	option.IntOpt("critic_layers", "2", 1, option.Unbounded, "critic hidden layers", func(c *Config) any { return &c.CriticLayers }),
+	option.IntOpt("neurons_per_layer", "", 0, option.Unbounded, "MLP actor width", func(c *Config) any { return &c.MLPWidth }).Note(preset),
+	option.IntOpt("num_layers", "", 0, option.Unbounded, "MLP actor hidden layers", func(c *Config) any { return &c.MLPLayers }).Note(preset),
+	option.IntOpt("eval_freq", "50000", 1, option.Unbounded, "environment steps between evaluations", func(c *Config) any { return &c.EvalFreq }),
+	option.IntOpt("n_eval_episodes", "5", 0, option.Unbounded, "episodes per evaluation", func(c *Config) any { return &c.EvalEpisodes }),
+	option.IntOpt("test_seed", "123456", 0, option.Unbounded, "first test-episode seed", func(c *Config) any { return &c.TestSeed }),
+	option.BoolOpt("plateau_reference", "false", "reference quirk: optax min-mode plateau on the raw reward, patience 3", func(c *Config) any { return &c.PlateauReference }),
+	option.BoolOpt("accum_reference", "false", "reference quirk: double step while K = 1, no accumulation otherwise", func(c *Config) any { return &c.AccumReference }),
+	option.BoolOpt("int_actions", "false", "reference quirk: continuous actions truncated to int32 in storage", func(c *Config) any { return &c.IntActions }),
+	option.BoolOpt("scale_obs", "", "apply the environment's registered observation scaling (spec §1.5: LunarLander)", func(c *Config) any { return &c.ScaleObs }).
+		Note("true where the environment has a scaling"),
+	option.BoolOpt("truncation_reference", "false", "reference quirk: gymnax time limit = terminal; Gymnasium truncation not done",
+		func(c *Config) any { return &c.TruncationReference }),
+	option.BoolOpt("mlp_reference_arch", "false", "reference quirk: discrete MLP actor as Dense(w)→ReLU→Dense(A) per layer",
+		func(c *Config) any { return &c.MLPReferenceArch }),
+	option.ChoiceOpt("accum_mode", AccumAuto, []string{AccumAuto, AccumSqrt, AccumMean},
+		"how the default profile realises the dynamic batch size: sqrt scales the actor's rates by √K, mean does not, auto picks by reduce_lr",
+		func(c *Config) any { return &c.AccumMode }),
+	option.IntOpt("workers", "1", 0, option.Unbounded, "goroutines of the tree kernel (0: GOMAXPROCS); results do not depend on it",
+		func(c *Config) any { return &c.Workers }),
+	option.BoolOpt("serial", "false", "run the whole update on the trainer's goroutine (when several trainers keep every core busy); results do not depend on it",
+		func(c *Config) any { return &c.Serial }),
+)

@@ -53,7 +53,7 @@ func TestSet(t *testing.T) {
 	if err := c.Set("n_envs", "three"); err == nil || !strings.Contains(err.Error(), "n_envs") {
 		t.Errorf("bad value: %v", err)
 	}
-	if err := c.Set("nonsense", "1"); err == nil || !strings.Contains(err.Error(), "unknown hyperparameter") {
+	if err := c.Set("nonsense", "1"); err == nil || !strings.Contains(err.Error(), "unknown option") {
 		t.Errorf("unknown key: %v", err)
 	}
 	c.NEnvs = 0
