@@ -4,14 +4,22 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/interpret"
 )
 
-// Plain returns the actor's tree as a plain decision tree (interpret.Tree,
-// the kernel's breadth-first numbering): it routes every observation
-// exactly as the actor does, so its greedy action is the actor's.
+// Ensemble returns the actor's trained form (package ensemble): one
+// complete tree stored breadth first whose leaves hold the action logits
+// (discrete) or action means (continuous). It routes every observation
+// exactly as the actor does.
+func (t *TreeActor) Ensemble() *ensemble.Ensemble { return t.k.Ensemble() }
+
+// Plain returns the actor's tree as a plain decision tree (interpret.Tree
+// of its trained form, the kernel's breadth-first numbering): it routes
+// every observation exactly as the actor does, so its greedy action is
+// the actor's.
 func (t *TreeActor) Plain() (*interpret.Tree, error) {
-	return interpret.FromKernel(t.k, 0)
+	return interpret.FromEnsemble(t.Ensemble(), 0)
 }
 
 // Pruned returns the actor's tree pruned with the observation-space bounds
