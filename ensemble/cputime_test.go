@@ -3,7 +3,6 @@
 package ensemble
 
 import (
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"syscall"
@@ -27,20 +26,7 @@ func TestPredictCPUTime(t *testing.T) {
 	if os.Getenv("GDT_CPUTIME") == "" {
 		t.Skip("set GDT_CPUTIME=1 to measure")
 	}
-	const F, rows = 46, 4096
-	r := rand.New(rand.NewPCG(1, 1))
-	m := randomComplete(r, F, 1, 2048, 6, LeafWeights, 1)
-	for n := range m.Threshold {
-		m.Threshold[n] = float32(r.NormFloat64())
-	}
-	p, err := m.Compile(F)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := make([]float32, rows*F)
-	for i := range x {
-		x[i] = float32(r.NormFloat64())
-	}
+	p, x, rows := grandeShape(t)
 	out := make([]float32, rows)
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()

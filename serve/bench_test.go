@@ -2,10 +2,14 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"testing"
+
+	"github.com/gdt-ml/gdt/model"
 )
 
 // BenchmarkPredict measures one predict request through the handler
@@ -34,6 +38,39 @@ func BenchmarkPredict(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkPredictGRANDEDefault times one-row requests to a GRANDE of the
+// default shape (2048 trees of depth 6, trained for one epoch on the
+// fixture's 300 rows): JSON decoding, preprocessing, the trained form's
+// predictor and the JSON answer. ns/op is the single-row latency.
+//
+//	go test -run '^$' -bench PredictGRANDEDefault ./serve
+func BenchmarkPredictGRANDEDefault(b *testing.B) {
+	f := getFixture(b)
+	m, err := model.Train(context.Background(), f.ds, model.Spec{Kind: "grande", Options: map[string]string{"epochs": "1"}, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "grande-default.json")
+	if err := m.Save(path); err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Config{PollInterval: -1, Logf: b.Logf}, "grande="+path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := json.Marshal(map[string]any{"rows": rowsJSON(f.ds.X, 0, 1)})
+	h := s.Handler()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req := httptest.NewRequest(http.MethodPost, "/v1/models/grande/predict", bytes.NewReader(body))
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatal(w.Body.String())
 		}
 	}
 }
