@@ -47,7 +47,11 @@ func TestFromCART(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := pt.Nodes[pt.Leaf(x)]
+			l, err := pt.LeafOf(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := pt.Nodes[l]
 			if got.Origin != leaf {
 				t.Fatalf("%s row %d: plain tree reaches CART node %d, CART %d", task, i, got.Origin, leaf)
 			}
@@ -102,7 +106,11 @@ func TestEnsembleShares(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if l, want := tr.Leaf(x), p.Ensemble.Leaf(e, x)-int(p.Ensemble.Roots[e]); l != want {
+			l, err := tr.LeafOf(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := p.Ensemble.Leaf(e, x) - int(p.Ensemble.Roots[e]); l != want {
 				t.Fatalf("tree %d: leaf %d, trained form %d", e, l, want)
 			}
 		}

@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"github.com/gdt-ml/gdt/ensemble"
 	"math"
 
 	"github.com/gdt-ml/gdt/interpret"
@@ -42,6 +43,9 @@ type Policy struct {
 	Discrete bool
 	// Tree is the (pruned) plain tree: left iff x[feature] < threshold.
 	Tree *interpret.Tree
+	// route is Tree's trained form, which Act routes with (built by
+	// PolicyOf, or on first use).
+	route *ensemble.Ensemble
 	// Prune is how Tree was pruned (PruneFull, PruneRanges, PruneNone).
 	Prune string
 	// Low and High bound the observations on which the pruned tree acts
@@ -117,7 +121,7 @@ func PolicyOf(a policy.Actor, spec env.Spec, prune string) (*Policy, error) {
 	default:
 		return nil, fmt.Errorf("export: pruning %q: expected %q, %q or %q", prune, PruneFull, PruneRanges, PruneNone)
 	}
-	if err := p.Tree.Validate(p.Features); err != nil {
+	if p.route, err = p.Tree.Ensemble(p.Features); err != nil {
 		return nil, fmt.Errorf("export: policy tree: %w", err)
 	}
 	if !p.Discrete {
@@ -161,7 +165,14 @@ func (p *Policy) Inside(x []float32) bool {
 // into action (len 1 for discrete actions: the index as a float32;
 // otherwise the mean per dimension), as the policy does (policy.Dist.Greedy).
 func (p *Policy) Act(x, action []float32) {
-	v := p.Tree.Predict(p.input(x))
+	if p.route == nil || p.route.Features != len(x) {
+		m, err := p.Tree.Ensemble(len(x))
+		if err != nil {
+			panic(fmt.Sprintf("export: Policy.Act: %v", err)) // PolicyOf validated the tree for this width
+		}
+		p.route = m
+	}
+	v := p.route.LeafValue(p.route.Leaf(0, p.input(x)))
 	if p.Discrete {
 		action[0] = float32(policy.Argmax(v))
 		return

@@ -63,7 +63,11 @@ func TestNoInformationLoss(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i := 0; i < part.X.Rows; i++ {
-					v := pt.Predict(part.X.Row(i))
+					l, err := pt.LeafOf(part.X.Row(i))
+					if err != nil {
+						t.Fatal(err)
+					}
+					v := pt.Nodes[l].Value
 					for c := 0; c < C; c++ {
 						if v[c] != raw[i*C+c] || pred[i*C+c] != raw[i*C+c] {
 							mismatches++

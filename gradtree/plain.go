@@ -14,11 +14,7 @@ import (
 // full depth becomes a chain of splits whose every branch ends in a copy of
 // that leaf).
 func (m *Model) prune(X *data.Matrix) error {
-	full, err := interpret.FromKernel(m.kernel, 0)
-	if err != nil {
-		return err
-	}
-	pruned, err := full.Prune(X.Data, X.Rows, 1)
+	pruned, err := interpret.Prune(m.kernel.Ensemble(), 0, X.Data, X.Rows, 1)
 	if err != nil {
 		return err
 	}

@@ -2,10 +2,8 @@ package grande
 
 import (
 	"fmt"
-	"runtime"
 	"sort"
 	"strconv"
-	"sync"
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/interpret"
@@ -23,6 +21,15 @@ func (m *Model) summarise(X *data.Matrix) error {
 	k := m.kernel
 	E := k.Trees()
 	f := k.Ensemble()
+	mean, err := m.meanWeights(X)
+	if err != nil {
+		return err
+	}
+	m.MeanWeights = mean
+	// training counts of every node, routed by the trained form
+	if err := f.CountRows(X.Data, X.Rows, m.Config.Workers); err != nil {
+		return err
+	}
 	trees := make([]*interpret.Tree, E)
 	for e := range trees {
 		t, err := interpret.FromEnsemble(f, e)
@@ -30,22 +37,6 @@ func (m *Model) summarise(X *data.Matrix) error {
 			return err
 		}
 		trees[e] = t
-	}
-	mean, err := m.meanWeights(X)
-	if err != nil {
-		return err
-	}
-	m.MeanWeights = mean
-	// training counts of every tree, in parallel over trees
-	if err := forTrees(E, m.Config.Workers, func(e int) error { return trees[e].CountRows(X.Data, X.Rows) }); err != nil {
-		return err
-	}
-	f.Count = make([]int64, f.Nodes())
-	for e, t := range trees {
-		r := int(f.Roots[e])
-		for i, nd := range t.Nodes {
-			f.Count[r+i] = int64(nd.Count)
-		}
 	}
 	m.Ensemble, m.pred = f, nil
 	if _, err := m.check(); err != nil {
@@ -69,7 +60,7 @@ func (m *Model) summarise(X *data.Matrix) error {
 	}
 	m.TopTrees = m.TopTrees[:0]
 	for _, e := range rankTrees(mean)[:min(topTrees, E)] {
-		p, err := trees[e].Prune(X.Data, X.Rows, 1)
+		p, err := interpret.Prune(f, e, X.Data, X.Rows, 1)
 		if err != nil {
 			return err
 		}
@@ -87,39 +78,6 @@ func rankTrees(w []float32) []int {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return w[order[a]] > w[order[b]] })
 	return order
-}
-
-// resolveWorkers returns the number of goroutines for n independent parts:
-// workers (0 = GOMAXPROCS), at most n, at least 1.
-func resolveWorkers(workers, n int) int {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	return max(1, min(workers, n))
-}
-
-// forTrees runs f(e) for e = 0…E−1 on workers goroutines (0 = GOMAXPROCS)
-// and returns the error of the lowest failing e.
-func forTrees(E, workers int, f func(e int) error) error {
-	workers = resolveWorkers(workers, E)
-	errs := make([]error, E)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for e := w; e < E; e += workers {
-				errs[e] = f(e)
-			}
-		}(w)
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // meanWeights averages the instance-wise tree weights a(x) over the rows of

@@ -22,7 +22,11 @@ func plainPredict(trees []*interpret.Tree, x []float32, out []float32, val []flo
 	leaf := make([]int, E)
 	mx := math.Inf(-1)
 	for e, t := range trees {
-		leaf[e] = t.Leaf(x)
+		l, err := t.LeafOf(x)
+		if err != nil {
+			panic(err)
+		}
+		leaf[e] = l
 		mx = math.Max(mx, float64(t.Nodes[leaf[e]].Weight))
 	}
 	a := make([]float64, E)

@@ -1,17 +1,20 @@
-// Package interpret turns trained dense tree parameters into plain,
-// readable decision trees and explanations: the "no information loss"
-// half of GradTree and GRANDE (spec/gradtree-grande.md §7).
+// Package interpret turns the trained form of tree models (package
+// ensemble) into readable decision trees and explanations: the "no
+// information loss" half of GradTree and GRANDE (spec/gradtree-grande.md
+// §7).
 //
-// # From parameters to a plain tree
+// # From the trained form to a display tree
 //
-// FromEnsemble (one tree of the trained form, package ensemble; FromKernel
-// for a kernel's current parameters) gives a Tree whose nodes
-// test one model-space column each, with the models' rule: a row goes left
-// iff x[Feature] < Threshold (strict; a value equal to the threshold goes
-// right, spec §2.3 and §14 row 1). It routes every row exactly as the
-// kernel does.
+// FromEnsemble (one tree of the trained form; FromKernel for a kernel's
+// current parameters) gives a display Tree whose nodes test one
+// model-space column each, with the models' rule: a row goes left iff
+// x[Feature] < Threshold (strict; a value equal to the threshold goes
+// right, spec §2.3 and §14 row 1). A Tree is derived data: it does not
+// route rows itself. Training counts, paths (Tree.PathOf, LeafOf,
+// CountRows) and pruning route through the trained form, whose routing
+// (ensemble.Ensemble.Leaf and Path) is the models' only one.
 //
-// Tree.Prune removes what the training rows never reach (spec §7.1, the
+// Prune (Tree.Prune for a display tree) removes what the training rows never reach (spec §7.1, the
 // published GradTree code, min_samples = 1): in post-order, a node whose
 // two children are both reached by fewer than minSamples rows becomes a
 // leaf with the mean of their values (and weights); a node with one such

@@ -59,7 +59,19 @@ func Explain(x []float32, weights []float32, trees []*Tree, cfg ExplainConfig) (
 	if len(weights) != len(trees) {
 		return nil, fmt.Errorf("interpret: Explain: %d weights for %d trees: expected one weight per tree", len(weights), len(trees))
 	}
-	return explain(x, weights, func(e int) (*Tree, error) { return trees[e], nil }, cfg)
+	return explain(x, weights, func(e int, minSamples float64) (*Tree, error) {
+		t := trees[e]
+		if t == nil {
+			return nil, fmt.Errorf("interpret: Explain: tree %d is nil", e)
+		}
+		if err := t.Validate(len(x)); err != nil {
+			return nil, fmt.Errorf("interpret: Explain: tree %d for an instance of %d features: %w", e, len(x), err)
+		}
+		if cfg.TrainX == nil {
+			return t, nil
+		}
+		return t.Prune(cfg.TrainX, cfg.Rows, minSamples)
+	}, cfg)
 }
 
 // ExplainKernel explains instance x (one model-space row) with the
@@ -80,10 +92,17 @@ func ExplainEnsemble(m *ensemble.Ensemble, x []float32, cfg ExplainConfig) (*Exp
 	for e, v := range a {
 		w[e] = float32(v)
 	}
-	return explain(x, w, func(e int) (*Tree, error) { return FromEnsemble(m, e) }, cfg)
+	return explain(x, w, func(e int, minSamples float64) (*Tree, error) {
+		if cfg.TrainX == nil {
+			return FromEnsemble(m, e)
+		}
+		return Prune(m, e, cfg.TrainX, cfg.Rows, minSamples)
+	}, cfg)
 }
 
-func explain(x []float32, weights []float32, get func(int) (*Tree, error), cfg ExplainConfig) (*Explanation, error) {
+// explain reports the top trees by weight; get(e, minSamples) returns tree
+// e, pruned with cfg's training rows when there are any.
+func explain(x []float32, weights []float32, get func(e int, minSamples float64) (*Tree, error), cfg ExplainConfig) (*Explanation, error) {
 	E := len(weights)
 	if E == 0 {
 		return nil, fmt.Errorf("interpret: Explain: no trees")
@@ -112,22 +131,15 @@ func explain(x []float32, weights []float32, get func(int) (*Tree, error), cfg E
 	sort.SliceStable(order, func(a, b int) bool { return weights[order[a]] > weights[order[b]] })
 	ex := &Explanation{X: append([]float32(nil), x...), Trees: E}
 	for _, e := range order[:k] {
-		t, err := get(e)
+		t, err := get(e, minSamples)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("interpret: Explain: tree %d: %w", e, err)
 		}
-		if t == nil {
-			return nil, fmt.Errorf("interpret: Explain: tree %d is nil", e)
-		}
-		if err := t.Validate(len(x)); err != nil {
+		leaf, err := t.LeafOf(x)
+		if err != nil {
 			return nil, fmt.Errorf("interpret: Explain: tree %d for an instance of %d features: %w", e, len(x), err)
 		}
-		if cfg.TrainX != nil {
-			if t, err = t.Prune(cfg.TrainX, cfg.Rows, minSamples); err != nil {
-				return nil, fmt.Errorf("interpret: Explain: tree %d: %w", e, err)
-			}
-		}
-		ex.Estimators = append(ex.Estimators, Estimator{Index: e, Share: float64(weights[e]), Tree: t, Leaf: t.Leaf(x)})
+		ex.Estimators = append(ex.Estimators, Estimator{Index: e, Share: float64(weights[e]), Tree: t, Leaf: leaf})
 		ex.Covered += float64(weights[e])
 	}
 	return ex, nil

@@ -51,7 +51,7 @@ func TestExplain(t *testing.T) {
 				t.Errorf("tree %d (share %v) missing from the top 3", e, a[e])
 			}
 		}
-		if !est.Tree.Counted || est.Leaf != est.Tree.Leaf(x) || est.Tree.Nodes[0].Count != rows {
+		if !est.Tree.Counted || est.Leaf != leafOf(est.Tree, x) || est.Tree.Nodes[0].Count != rows {
 			t.Errorf("rank %d: tree not pruned with the training rows or wrong leaf", r)
 		}
 		covered += est.Share

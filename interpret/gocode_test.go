@@ -113,7 +113,7 @@ func (c *genCase) inputLiteral(g *goGen, i int) string {
 }
 
 func (c *genCase) expected(i int) string {
-	out := c.view.Options.Outcome(c.view.Tree.Predict(c.X.Row(i)))
+	out := c.view.Options.Outcome(predictOf(c.view.Tree, c.X.Row(i)))
 	if out.Class < 0 {
 		return strconv.FormatFloat(out.Values[0], 'g', -1, 64)
 	}

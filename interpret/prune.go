@@ -3,30 +3,22 @@ package interpret
 import (
 	"fmt"
 	"math"
+
+	"github.com/gdt-ml/gdt/ensemble"
 )
 
-// pnode is the mutable, pointer-linked form of a node used while pruning.
-type pnode struct {
-	feature     int
-	threshold   float32
-	left, right *pnode
-	value       []float32
-	weight      float32
-	count       int
-	origin      int
-}
-
-func (p *pnode) leaf() bool { return p.left == nil }
-
-// Prune returns a pruned copy of t (spec §7.1, the published GradTree
-// code): the training rows X ([rows][n] row-major, model space) are passed
-// down the tree; then, in post-order, an internal node whose children are
-// both reached by fewer than minSamples rows becomes a leaf holding the
-// mean of the two leaf vectors (and of the two leaf weights); a node with
-// only one child below minSamples is replaced by the other child (its
-// leaf, or its split with both subtrees); after every change the counts
-// below the node are recomputed. Nodes are then renumbered breadth first
-// and every Count holds the number of training rows reaching the node.
+// Prune returns tree t of the trained form m pruned with the training rows
+// X ([rows][m.Features] row-major, model space), as a display tree (spec
+// §7.1, the published GradTree code): the rows are routed down the tree
+// (ensemble routing, the models' one rule); then, in post-order, an
+// internal node whose children are both reached by fewer than minSamples
+// rows becomes a leaf holding the mean of the two leaf vectors (and of the
+// two leaf weights); a node with only one child below minSamples is
+// replaced by the other child (its leaf, or its split with both subtrees);
+// after every change the rows reaching the node are routed again. Nodes
+// are then renumbered breadth first, every Count holds the number of
+// training rows reaching the node and Origin the node of tree t (numbered
+// from its root) whose split or leaf it carries.
 //
 // minSamples ≥ 1 is a row count; 0 < minSamples < 1 a fraction of the rows
 // (max(1, rows·minSamples)), as in the reference. The published runs use 1.
@@ -35,14 +27,53 @@ func (p *pnode) leaf() bool { return p.left == nil }
 // reference pruning code's "x ≤ τ", which differs only on exact equality
 // and would break the guarantee: with minSamples ≤ 1 only branches no
 // training row reaches are removed, so the pruned tree's output on every
-// training row equals the unpruned tree's (and the kernel's) bit for bit.
-// A row outside the training data that would have entered a removed branch
-// now follows the surviving sibling, as in the reference, whose test
-// predictions are made with the pruned tree.
+// training row equals the unpruned tree's bit for bit. A row outside the
+// training data that would have entered a removed branch now follows the
+// surviving sibling, as in the reference, whose test predictions are made
+// with the pruned tree.
+func Prune(m *ensemble.Ensemble, t int, X []float32, rows int, minSamples float64) (*Tree, error) {
+	if m == nil || t < 0 || t >= m.Trees() {
+		return nil, fmt.Errorf("interpret: Prune: no tree %d", t)
+	}
+	if err := m.Validate(0); err != nil {
+		return nil, fmt.Errorf("interpret: Prune: %w", err)
+	}
+	w := m.Tree(t)
+	lo, hi := m.Span(t)
+	origin := make([]int, hi-lo)
+	for i := range origin {
+		origin[i] = i
+	}
+	return prune(w, origin, X, rows, minSamples)
+}
+
+// Prune prunes the display tree t as the function Prune prunes a tree of
+// a trained form (t.Ensemble; Origin is carried over from t's nodes).
 func (t *Tree) Prune(X []float32, rows int, minSamples float64) (*Tree, error) {
 	n, err := t.checkData("Prune", X, rows)
 	if err != nil {
 		return nil, err
+	}
+	w, err := t.Ensemble(n)
+	if err != nil {
+		return nil, err
+	}
+	origin := make([]int, len(t.Nodes))
+	for i := range origin {
+		origin[i] = t.Nodes[i].Origin
+	}
+	return prune(w, origin, X, rows, minSamples)
+}
+
+// prune prunes the one-tree ensemble w in place (its nodes keep their
+// numbers; removed ones are left unreached) and returns the reachable part
+// as a display tree. origin[n] is the Origin of node n.
+func prune(w *ensemble.Ensemble, origin []int, X []float32, rows int, minSamples float64) (*Tree, error) {
+	if rows < 1 {
+		return nil, fmt.Errorf("interpret: Prune: %d rows: expected at least 1 training row", rows)
+	}
+	if len(X) != rows*w.Features {
+		return nil, fmt.Errorf("interpret: Prune: X has %d values: expected rows (%d) × features (%d)", len(X), rows, w.Features)
 	}
 	if !(minSamples > 0) || math.IsInf(minSamples, 1) {
 		return nil, fmt.Errorf("interpret: Prune: minSamples = %v: expected a row count ≥ 1 or a fraction in (0, 1)", minSamples)
@@ -50,125 +81,123 @@ func (t *Tree) Prune(X []float32, rows int, minSamples float64) (*Tree, error) {
 	if minSamples < 1 {
 		minSamples = math.Max(1, float64(rows)*minSamples)
 	}
-	root := t.linked(0)
-	idx := make([]int32, rows)
-	for i := range idx {
-		idx[i] = int32(i)
+	pr := pruner{w: w, X: X, min: minSamples, origin: origin, reach: make([][]int32, w.Nodes())}
+	all := make([]int32, rows)
+	for i := range all {
+		all[i] = int32(i)
 	}
-	pr := pruner{X: X, n: n, min: minSamples}
-	pr.count(root, idx)
-	pr.prune(root, idx)
-	out := flatten(root, t.Outputs, t.Weighted)
-	out.Counted = true
-	return out, nil
+	pr.route(0, all)
+	pr.prune(0)
+	return pr.flatten(), nil
 }
 
-// linked builds the pointer form of the subtree rooted at node i.
-func (t *Tree) linked(i int) *pnode {
-	n := &t.Nodes[i]
-	p := &pnode{feature: n.Feature, threshold: n.Threshold, weight: n.Weight, count: n.Count, origin: n.Origin}
-	if n.IsLeaf() {
-		p.value = append([]float32(nil), n.Value...)
-		return p
-	}
-	p.left, p.right = t.linked(n.Left), t.linked(n.Right)
-	return p
-}
-
+// pruner holds a one-tree ensemble being pruned and, for every node, the
+// training rows that reach it.
 type pruner struct {
-	X   []float32
-	n   int
-	min float64
+	w      *ensemble.Ensemble
+	X      []float32
+	min    float64
+	origin []int
+	reach  [][]int32
 }
 
-// split partitions idx (the rows reaching p) in place into the rows going
-// left, idx[:m], and those going right, idx[m:].
-func (pr *pruner) split(p *pnode, idx []int32) int {
-	m := 0
-	for j, r := range idx {
-		if pr.X[int(r)*pr.n+p.feature] < p.threshold {
-			idx[j], idx[m] = idx[m], idx[j]
-			m++
+// route sets the rows reaching the nodes of the subtree at node n from the
+// rows idx that reach n: every row is routed from the root by the
+// ensemble (the nodes above n have not changed, so its path passes n).
+func (pr *pruner) route(n int, idx []int32) {
+	idx = append([]int32(nil), idx...)
+	stack := []int{n}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		pr.reach[k] = pr.reach[k][:0]
+		if !pr.w.IsLeaf(k) {
+			stack = append(stack, int(pr.w.Left[k]), int(pr.w.Right[k]))
 		}
 	}
-	return m
+	F := pr.w.Features
+	for _, r := range idx {
+		path := pr.w.Path(0, pr.X[int(r)*F:(int(r)+1)*F])
+		k := 0
+		for path[k] != n {
+			k++
+		}
+		for _, q := range path[k:] {
+			pr.reach[q] = append(pr.reach[q], r)
+		}
+	}
 }
 
-// count sets the counts of the subtree rooted at p from the rows idx that
-// reach it.
-func (pr *pruner) count(p *pnode, idx []int32) {
-	p.count = len(idx)
-	if p.leaf() {
+// prune prunes the subtree at node p in post-order. Nodes above p do not
+// change while p's subtree is pruned, so the rows reaching p stay the
+// same; a change at p alters the rows reaching nodes of p's subtree only,
+// which are routed again.
+func (pr *pruner) prune(p int) {
+	w := pr.w
+	if w.IsLeaf(p) {
 		return
 	}
-	m := pr.split(p, idx)
-	pr.count(p.left, idx[:m])
-	pr.count(p.right, idx[m:])
-}
-
-// prune prunes the subtree rooted at p, reached by the rows idx, in
-// post-order. Nodes above p are not changed while p's subtree is pruned,
-// so idx stays the set of rows reaching p; a change at p alters counts
-// only inside p's subtree, which is all that is recounted.
-func (pr *pruner) prune(p *pnode, idx []int32) {
-	if p.leaf() {
-		return
-	}
-	m := pr.split(p, idx)
-	pr.prune(p.left, idx[:m])
-	pr.prune(p.right, idx[m:])
-	lowL := float64(p.left.count) < pr.min
-	lowR := float64(p.right.count) < pr.min
+	pr.prune(int(w.Left[p]))
+	pr.prune(int(w.Right[p]))
+	l, r := int(w.Left[p]), int(w.Right[p])
+	lowL := float64(len(pr.reach[l])) < pr.min
+	lowR := float64(len(pr.reach[r])) < pr.min
 	switch {
 	case lowL && lowR:
 		// A subtree reached by fewer than min rows has collapsed into a
 		// leaf by now (each of its children is below min as well).
-		l, r := p.left, p.right
-		if !l.leaf() || !r.leaf() {
+		if !w.IsLeaf(l) || !w.IsLeaf(r) {
 			return // unreachable; the reference also leaves the node alone
 		}
-		v := make([]float32, len(l.value))
+		v, lv, rv := w.LeafValue(p), w.LeafValue(l), w.LeafValue(r)
 		for c := range v {
-			v[c] = (l.value[c] + r.value[c]) / 2
+			v[c] = (lv[c] + rv[c]) / 2
 		}
-		p.value, p.weight = v, (l.weight+r.weight)/2
-		p.left, p.right, p.feature, p.threshold = nil, nil, -1, 0
+		if w.LeafWeight != nil {
+			w.LeafWeight[p] = (w.LeafWeight[l] + w.LeafWeight[r]) / 2
+		}
+		w.Feature[p], w.Threshold[p], w.Left[p], w.Right[p] = -1, 0, -1, -1
 	case lowL:
-		p.replaceBy(p.right)
+		pr.replaceBy(p, r)
 	case lowR:
-		p.replaceBy(p.left)
+		pr.replaceBy(p, l)
 	default:
 		return
 	}
-	pr.count(p, idx)
+	pr.route(p, pr.reach[p])
 }
 
-// replaceBy makes p a copy of its child c (c's leaf, or c's split with c's
-// children).
-func (p *pnode) replaceBy(c *pnode) {
-	p.feature, p.threshold, p.left, p.right = c.feature, c.threshold, c.left, c.right
-	p.value, p.weight, p.origin = c.value, c.weight, c.origin
+// replaceBy makes node p a copy of its child c (c's leaf, or c's split
+// with c's children).
+func (pr *pruner) replaceBy(p, c int) {
+	w := pr.w
+	w.Feature[p], w.Threshold[p], w.Left[p], w.Right[p] = w.Feature[c], w.Threshold[c], w.Left[c], w.Right[c]
+	copy(w.LeafValue(p), w.LeafValue(c))
+	if w.LeafWeight != nil {
+		w.LeafWeight[p] = w.LeafWeight[c]
+	}
+	pr.origin[p] = pr.origin[c]
 }
 
-// flatten numbers the linked tree breadth first.
-func flatten(root *pnode, outputs int, weighted bool) *Tree {
-	t := &Tree{Outputs: outputs, Weighted: weighted}
-	queue := []*pnode{root}
+// flatten returns the nodes reachable from the root, numbered breadth
+// first, as a display tree with counts.
+func (pr *pruner) flatten() *Tree {
+	w := pr.w
+	t := &Tree{Outputs: w.Outputs, Weighted: w.Weighting != ensemble.Mean, Counted: true}
+	queue := []int{0}
 	depth := []int{0}
 	for q := 0; q < len(queue); q++ {
-		p := queue[q]
-		n := Node{Feature: p.feature, Threshold: p.threshold, Left: -1, Right: -1,
-			Count: p.count, Depth: depth[q], Origin: p.origin}
-		if p.leaf() {
-			n.Feature, n.Threshold = -1, 0
-			n.Value = p.value
-			if weighted {
-				n.Weight = p.weight
+		k := queue[q]
+		n := Node{Feature: -1, Left: -1, Right: -1, Count: len(pr.reach[k]), Depth: depth[q], Origin: pr.origin[k]}
+		if w.IsLeaf(k) {
+			n.Value = append([]float32(nil), w.LeafValue(k)...)
+			if t.Weighted {
+				n.Weight = w.LeafWeight[k]
 			}
 		} else {
-			n.Left = len(queue)
-			n.Right = len(queue) + 1
-			queue = append(queue, p.left, p.right)
+			n.Feature, n.Threshold = int(w.Feature[k]), w.Threshold[k]
+			n.Left, n.Right = len(queue), len(queue)+1
+			queue = append(queue, int(w.Left[k]), int(w.Right[k]))
 			depth = append(depth, depth[q]+1, depth[q]+1)
 		}
 		t.Nodes = append(t.Nodes, n)

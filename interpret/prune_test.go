@@ -251,7 +251,7 @@ func TestPrunedEqualsKernelOnTrainingRows(t *testing.T) {
 				t.Logf("depth %d, %d rows: pruned to %d internal + %d leaves", depth, rows, in, lv)
 			}
 			for r := 0; r < rows; r++ {
-				got := p.Predict(X[r*n : (r+1)*n])
+				got := predictOf(p, X[r*n:(r+1)*n])
 				for c := 0; c < C; c++ {
 					if math.Float32bits(got[c]) != math.Float32bits(out[r*C+c]) {
 						t.Fatalf("depth %d seed %d row %d output %d: pruned %v, kernel %v", depth, seed, r, c, got[c], out[r*C+c])
@@ -277,10 +277,10 @@ func TestPrunedEqualsKernelOnTrainingRows(t *testing.T) {
 			for r := 0; r < 200; r++ {
 				x := test[r*n : (r+1)*n]
 				empty := false
-				for _, i := range full.Path(x) {
+				for _, i := range pathOf(full, x) {
 					empty = empty || full.Nodes[i].Count == 0
 				}
-				a, b := p.Predict(x), full.Predict(x)
+				a, b := predictOf(p, x), predictOf(full, x)
 				same := reflect.DeepEqual(a, b)
 				if !empty && !same {
 					t.Fatalf("depth %d seed %d test row %d: non-empty path but pruned %v ≠ full %v", depth, seed, r, a, b)
@@ -330,7 +330,7 @@ func TestPrunedEnsembleTrees(t *testing.T) {
 		}
 		for r := 0; r < rows; r++ {
 			l := int(leaves[r*E+e])
-			nd := p.Nodes[p.Leaf(X[r*n:(r+1)*n])]
+			nd := p.Nodes[leafOf(p, X[r*n:(r+1)*n])]
 			kn := int(m.Roots[e]) + (1<<depth - 1) + l
 			if nd.Value[0] != m.Value[kn] || nd.Weight != m.LeafWeight[kn] || nd.Origin != (1<<depth)-1+l {
 				t.Fatalf("tree %d row %d: pruned leaf %+v, kernel leaf %d (value %v, weight %v)", e, r, nd, l, m.Value[kn], m.LeafWeight[kn])
@@ -357,10 +357,10 @@ func TestFromEnsembleAndValidate(t *testing.T) {
 	}
 	for i, x := range [][]float32{{-1, 0}, {-1, 1}, {0, 0}, {2, 0}, {9, 9}} {
 		for e, tr := range []*Tree{tr, tr1} {
-			if got, want := tr.Leaf(x), m.Leaf(e, x)-int(m.Roots[e]); got != want {
+			if got, want := leafOf(tr, x), m.Leaf(e, x)-int(m.Roots[e]); got != want {
 				t.Errorf("tree %d row %d: Leaf = %d, want %d", e, i, got, want)
 			}
-			if got, want := tr.Predict(x)[0], m.LeafValue(m.Leaf(e, x))[0]; got != want {
+			if got, want := predictOf(tr, x)[0], m.LeafValue(m.Leaf(e, x))[0]; got != want {
 				t.Errorf("tree %d row %d: Predict = %v, want %v", e, i, got, want)
 			}
 		}

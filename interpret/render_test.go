@@ -488,7 +488,7 @@ func TestKernelToViewMulticlass(t *testing.T) {
 	}
 	o := v.Options
 	for r := 0; r < 120; r++ {
-		got := v.Outcomes[tr.Leaf(X[r*3:(r+1)*3])]
+		got := v.Outcomes[leafOf(tr, X[r*3:(r+1)*3])]
 		want := o.Outcome(out[r*4 : (r+1)*4])
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("row %d: %+v, want %+v", r, got, want)

@@ -8,10 +8,10 @@ import (
 	"github.com/gdt-ml/gdt/tree"
 )
 
-// Node is one node of a plain tree. An internal node sends a row x to Left
-// iff x[Feature] < Threshold (strict, the models' rule, spec §2.3 and §14
-// row 1: a value equal to the threshold goes right), else to Right. A leaf
-// has Feature = Left = Right = −1 and holds the raw leaf output Value.
+// Node is one node of a plain tree. An internal node's row x goes to Left
+// iff x[Feature] < Threshold (the models' rule, package ensemble, which
+// alone routes rows), else to Right. A leaf has Feature = Left = Right =
+// −1 and holds the raw leaf output Value.
 type Node struct {
 	// Feature is the model-space column an internal node tests, −1 at a
 	// leaf.
@@ -43,12 +43,16 @@ type Node struct {
 // IsLeaf reports whether n is a leaf.
 func (n *Node) IsLeaf() bool { return n.Feature < 0 }
 
-// Tree is a plain binary decision tree: the "no information loss" form of
-// a trained dense tree (spec §7.2). Nodes[0] is the root; nodes are
-// numbered breadth first (for a tree made by FromPlain the numbering is the
-// kernel's: children of i are 2i+1 and 2i+2; after Prune it is compacted).
-// Its fields are exported so that it can be stored (encoding/json) and
-// inspected; call Validate after loading one.
+// Tree is a display tree: one tree of a trained form (package ensemble)
+// with what its renderings need — depths, training counts, the origin of
+// every node, pruning (spec §7.2). It is derived data and does not route
+// rows: PathOf, LeafOf and CountRows route through its trained form
+// (Tree.Ensemble), whose routing is the models' only one. Nodes[0] is the
+// root; nodes are numbered breadth first (for a tree made by FromEnsemble
+// from a complete tree the numbering is the kernel's: children of i are
+// 2i+1 and 2i+2; after Prune it is compacted). Its fields are exported so
+// that it can be stored (encoding/json) and inspected; call Validate after
+// loading one.
 type Tree struct {
 	// Nodes holds the nodes breadth first, root first.
 	Nodes []Node `json:"nodes"`
@@ -67,7 +71,8 @@ type Tree struct {
 // node i with children 2i+1 and 2i+2, leaf l at 2^d−1+l). Leaves carry
 // their values, and their weight logits (the tree's own for tree
 // weighting) unless m weighs trees uniformly; node counts when m has
-// them. The tree routes every row exactly as m.Leaf(t, ·).
+// them. Routed by its trained form, the tree sends every row where m.Leaf(t, ·)
+// does.
 func FromEnsemble(m *ensemble.Ensemble, t int) (*Tree, error) {
 	if m == nil || t < 0 || t >= m.Trees() {
 		return nil, fmt.Errorf("interpret: FromEnsemble: no tree %d", t)
@@ -98,10 +103,17 @@ func FromEnsemble(m *ensemble.Ensemble, t int) (*Tree, error) {
 }
 
 // Ensemble returns t as the trained form of one tree over features
-// model-space columns (ensemble.Mean): the same nodes in the same order
-// with their splits and leaf values, and the training counts when
-// t.Counted. It routes every row exactly as t.
+// model-space columns: the same nodes in the same order with their splits
+// and leaf values, the leaf weights when t.Weighted (ensemble.LeafWeights;
+// else ensemble.Mean) and the training counts when t.Counted.
 func (t *Tree) Ensemble(features int) (*ensemble.Ensemble, error) {
+	return t.ensemble(features, true)
+}
+
+// ensemble builds t's trained form; without leaves only its splits (zero
+// leaf values, no weights, no counts: what routing reads, also for a tree
+// whose leaves hold non-finite display values such as log 0).
+func (t *Tree) ensemble(features int, leaves bool) (*ensemble.Ensemble, error) {
 	if err := t.Validate(features); err != nil {
 		return nil, err
 	}
@@ -109,16 +121,22 @@ func (t *Tree) Ensemble(features int) (*ensemble.Ensemble, error) {
 	m := &ensemble.Ensemble{Features: features, Outputs: C, Weighting: ensemble.Mean, Roots: ensemble.Int32s{0},
 		Feature: make(ensemble.Int32s, N), Threshold: make(ensemble.Float32s, N),
 		Left: make(ensemble.Int32s, N), Right: make(ensemble.Int32s, N), Value: make(ensemble.Float32s, N*C)}
-	if t.Counted {
+	if t.Counted && leaves {
 		m.Count = make([]int64, N)
+	}
+	if t.Weighted && leaves {
+		m.Weighting, m.LeafWeight = ensemble.LeafWeights, make(ensemble.Float32s, N)
 	}
 	for i := range t.Nodes {
 		nd := &t.Nodes[i]
 		m.Feature[i], m.Threshold[i], m.Left[i], m.Right[i] = int32(nd.Feature), nd.Threshold, int32(nd.Left), int32(nd.Right)
-		if nd.IsLeaf() {
+		if nd.IsLeaf() && leaves {
 			copy(m.Value[i*C:(i+1)*C], nd.Value)
+			if t.Weighted {
+				m.LeafWeight[i] = nd.Weight
+			}
 		}
-		if t.Counted {
+		if m.Count != nil {
 			m.Count[i] = int64(nd.Count)
 		}
 	}
@@ -176,41 +194,6 @@ func (t *Tree) Validate(features int) error {
 	return nil
 }
 
-// Leaf returns the index of the leaf that row x (model space) reaches.
-// x must hold every feature the tree tests.
-func (t *Tree) Leaf(x []float32) int {
-	i := 0
-	for {
-		n := &t.Nodes[i]
-		if n.Feature < 0 {
-			return i
-		}
-		if x[n.Feature] < n.Threshold {
-			i = n.Left
-		} else {
-			i = n.Right
-		}
-	}
-}
-
-// Predict returns the raw output (leaf Value, shared with the tree) of the
-// leaf that row x reaches.
-func (t *Tree) Predict(x []float32) []float32 { return t.Nodes[t.Leaf(x)].Value }
-
-// Path returns the node indices from the root to the leaf that x reaches.
-func (t *Tree) Path(x []float32) []int {
-	path := []int{0}
-	for i := 0; !t.Nodes[i].IsLeaf(); {
-		if x[t.Nodes[i].Feature] < t.Nodes[i].Threshold {
-			i = t.Nodes[i].Left
-		} else {
-			i = t.Nodes[i].Right
-		}
-		path = append(path, i)
-	}
-	return path
-}
-
 // Size returns the number of internal and leaf nodes (spec §7.1: the
 // effective size of a pruned tree is internal + leaves).
 func (t *Tree) Size() (internal, leaves int) {
@@ -248,35 +231,47 @@ func (t *Tree) Clone() *Tree {
 	return &c
 }
 
-// CountRows passes the rows of X ([rows][n] row-major, model space) down
-// the tree and stores in every node's Count how many reach it (routing as
-// in Leaf); it sets Counted.
+// CountRows stores in every node's Count how many rows of X ([rows][n]
+// row-major, model space) reach it, routed by the trained form of t
+// (Tree.Ensemble, ensemble.Ensemble.CountRows); it sets Counted.
 func (t *Tree) CountRows(X []float32, rows int) error {
 	n, err := t.checkData("CountRows", X, rows)
 	if err != nil {
 		return err
 	}
-	for i := range t.Nodes {
-		t.Nodes[i].Count = 0
+	m, err := t.ensemble(n, false)
+	if err != nil {
+		return err
 	}
-	for r := 0; r < rows; r++ {
-		x := X[r*n : (r+1)*n]
-		i := 0
-		for {
-			nd := &t.Nodes[i]
-			nd.Count++
-			if nd.Feature < 0 {
-				break
-			}
-			if x[nd.Feature] < nd.Threshold {
-				i = nd.Left
-			} else {
-				i = nd.Right
-			}
-		}
+	if err := m.CountRows(X, rows, 1); err != nil {
+		return err
+	}
+	for i := range t.Nodes {
+		t.Nodes[i].Count = int(m.Count[i])
 	}
 	t.Counted = true
 	return nil
+}
+
+// LeafOf returns the node of t that row x (model space, every feature t
+// tests) reaches, routed by t's trained form (Tree.Ensemble): a display
+// tree does not route by itself.
+func (t *Tree) LeafOf(x []float32) (int, error) {
+	p, err := t.PathOf(x)
+	if err != nil {
+		return 0, err
+	}
+	return p[len(p)-1], nil
+}
+
+// PathOf returns the nodes of t that row x visits, root first, its leaf
+// last, routed by t's trained form (Tree.Ensemble).
+func (t *Tree) PathOf(x []float32) ([]int, error) {
+	m, err := t.ensemble(len(x), false)
+	if err != nil {
+		return nil, err
+	}
+	return m.Path(0, x), nil
 }
 
 // checkData validates t and the shape of X and returns the row width.

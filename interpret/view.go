@@ -72,7 +72,11 @@ func NewView(t *Tree, o *Options) (*View, error) {
 				return nil, fmt.Errorf("interpret: NewView: Options.Highlight has %d values: node %d tests feature %d", len(opts.Highlight), i, f)
 			}
 		}
-		for _, i := range t.Path(opts.Highlight) {
+		path, err := t.PathOf(opts.Highlight)
+		if err != nil {
+			return nil, fmt.Errorf("interpret: NewView: Options.Highlight: %w", err)
+		}
+		for _, i := range path {
 			v.onPath[i] = true
 		}
 	}

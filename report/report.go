@@ -666,7 +666,10 @@ func explainSection(p *page, t *model.Trained, plain *export.Plain, tab *data.Ta
 			if err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
-			path := v.Tree.Path(x)
+			path, err := v.Tree.PathOf(x)
+			if err != nil {
+				return fmt.Errorf("report: %w", err)
+			}
 			var steps []string
 			for k, node := range path[:len(path)-1] {
 				c := v.Conditions[node]
@@ -680,21 +683,9 @@ func explainSection(p *page, t *model.Trained, plain *export.Plain, tab *data.Ta
 			treeFigure(p, v, cfg.MaxTreeNodes)
 			continue
 		}
-		top, err := plain.TopTrees(x, cfg.TopK)
+		ex, err := interpret.ExplainEnsemble(plain.Ensemble, x, interpret.ExplainConfig{TopK: cfg.TopK, TrainX: X.Data, Rows: X.Rows})
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
-		}
-		ex := &interpret.Explanation{X: x, Trees: plain.Ensemble.Trees()}
-		for _, ts := range top {
-			tr, err := plain.EnsembleTree(ts.Index)
-			if err != nil {
-				return fmt.Errorf("report: %w", err)
-			}
-			if pr, err := tr.Prune(X.Data, X.Rows, 1); err == nil {
-				tr = pr
-			}
-			ex.Estimators = append(ex.Estimators, interpret.Estimator{Index: ts.Index, Share: ts.Share, Tree: tr, Leaf: tr.Leaf(x)})
-			ex.Covered += ts.Share
 		}
 		p.w(`<p>The %d trees with the largest instance-wise weight carry %.1f %% of this row's prediction (trees pruned with the rows of the data file; the row's path is bold).</p>`, len(ex.Estimators), 100*ex.Covered)
 		p.w(`<div class="figures">`)

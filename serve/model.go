@@ -192,7 +192,10 @@ func (m *loaded) explain(tab *data.Table, i int, x []float32, topK int) (*Explan
 	switch {
 	case m.view != nil:
 		t := m.view.Tree
-		path := t.Path(x)
+		path, err := t.PathOf(x)
+		if err != nil {
+			return nil, err
+		}
 		ex := &Explanation{Type: "path"}
 		for k, node := range path[:len(path)-1] {
 			c := m.view.Conditions[node]

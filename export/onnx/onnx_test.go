@@ -238,7 +238,11 @@ func TestPlainTreeWithoutPipeline(t *testing.T) {
 	}
 	raw := make([]float32, 0, len(xs)/2*3)
 	for i := 0; i < len(xs); i += 2 {
-		raw = append(raw, tree.Predict(xs[i:i+2])...)
+		l, err := tree.LeafOf(xs[i : i+2])
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = append(raw, tree.Nodes[l].Value...)
 	}
 	want := model.Head(data.Multiclass, raw, len(xs)/2, 3, nil)
 	for k := range want.Data {

@@ -63,7 +63,11 @@ func TestPrunedActsLikeActor(t *testing.T) {
 			if err := a.Predict(x, 1, out); err != nil {
 				t.Fatal(err)
 			}
-			got := pr.Predict(x)
+			l, err := pr.LeafOf(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := pr.Nodes[l].Value
 			if d.Discrete {
 				if Argmax(got) != Argmax(out) {
 					t.Fatalf("%+v: x = %v: pruned tree acts %d, actor %d", d, x, Argmax(got), Argmax(out))

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gdt-ml/gdt/interpret"
 	"time"
 
 	"github.com/gdt-ml/gdt/linalg"
@@ -57,7 +59,7 @@ func TestCartPoleImproves(t *testing.T) {
 		if err := ta.Predict(obs, 1, out); err != nil {
 			t.Fatal(err)
 		}
-		if a, b := policy.Argmax(pruned.Predict(obs)), policy.Argmax(out); a != b {
+		if a, b := policy.Argmax(leafValue(t, pruned, obs)), policy.Argmax(out); a != b {
 			t.Fatalf("obs %v: exported tree acts %d, actor %d", obs, a, b)
 		}
 	})
@@ -205,4 +207,15 @@ func TestDivergenceStops(t *testing.T) {
 			}
 		})
 	}
+}
+
+// leafValue is the value of the leaf of tr that x reaches (routed by the
+// tree's trained form).
+func leafValue(t testing.TB, tr *interpret.Tree, x []float32) []float32 {
+	t.Helper()
+	l, err := tr.LeafOf(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr.Nodes[l].Value
 }

@@ -26,8 +26,9 @@ func ExampleTree_Discretize() {
 	action := make([]float32, 1)
 	d.Act(obs, action)
 	plain := d.Plain()
+	leaf, _ := plain.LeafOf(obs) // routed by the plain tree's trained form
 	fmt.Printf("soft logits %.3f, D-SDT action %v, plain tree action %v, %d nodes\n",
-		logits, action[0], policy.Argmax(plain.Predict(obs)), plain.NumNodes())
+		logits, action[0], policy.Argmax(plain.Nodes[leaf].Value), plain.NumNodes())
 	// Output:
 	// soft logits [-0.098 -0.074], D-SDT action 1, plain tree action 1, 15 nodes
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gdt-ml/gdt/interpret"
+
 	"github.com/gdt-ml/gdt/rl/policy"
 	"github.com/gdt-ml/gdt/rng"
 	"github.com/gdt-ml/gdt/tree"
@@ -193,7 +195,7 @@ func TestDiscretize(t *testing.T) {
 				x[d.Feature[i]] = d.Threshold[i]
 			}
 			leaf := d.Leaves[d.Leaf(x)]
-			got := pl.Predict(x)
+			got := leafValue(t, pl, x)
 			for a := range leaf {
 				if got[a] != leaf[a] {
 					t.Fatalf("x=%v: plain tree leaf %v, D-SDT leaf %v", x, got, leaf)
@@ -218,7 +220,7 @@ func TestDiscretize(t *testing.T) {
 				x[k] = float32(2*r.Float64() - 1)
 			}
 			d.Act(x, act1)
-			dist.Greedy(pr.Predict(x), act2)
+			dist.Greedy(leafValue(t, pr, x), act2)
 			for a := range act1 {
 				if act1[a] != act2[a] {
 					t.Fatalf("pruned tree acts %v, D-SDT %v at %v", act2, act1, x)
@@ -305,4 +307,15 @@ func BenchmarkForwardBackward(b *testing.B) {
 		}
 		n.Changed()
 	}
+}
+
+// leafValue is the value of the leaf of tr that x reaches (routed by the
+// tree's trained form).
+func leafValue(t testing.TB, tr *interpret.Tree, x []float32) []float32 {
+	t.Helper()
+	l, err := tr.LeafOf(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr.Nodes[l].Value
 }
