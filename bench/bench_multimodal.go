@@ -14,6 +14,7 @@ import (
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/datasets"
+	"github.com/gdt-ml/gdt/folds"
 	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/multimodal"
@@ -179,7 +180,7 @@ func (p MultimodalProtocol) Folds(ds *data.Dataset, trials int) ([]Fold, error) 
 			if err != nil {
 				return nil, fmt.Errorf("fold %d: validation split: %w", k, err)
 			}
-			f.Train, f.Valid = pick(rest, tr), pick(rest, va)
+			f.Train, f.Valid = folds.Pick(rest, tr), folds.Pick(rest, va)
 		}
 		out[k] = f
 	}

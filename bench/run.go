@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/folds"
 	"github.com/gdt-ml/gdt/metrics"
 )
 
@@ -54,30 +55,22 @@ type Options struct {
 	OnResult func(Result)
 }
 
-// Fold is one train/validation/test partition of a dataset's rows.
-type Fold struct {
-	Trial int
-	Seed  int // data seed of this trial
-	Train []int
-	Valid []int
-	Test  []int
-}
-
-// Prepared is a fold after preprocessing: model-space matrices.
-type Prepared struct {
-	Problem Problem
-	Train   *Data // training rows as the protocol fits on (may include synthetic SMOTE rows)
-	Valid   *Data
-	Test    *Data
-}
-
-// Protocol is an evaluation protocol: how rows are split and prepared.
-type Protocol interface {
-	Name() string
-	DefaultTrials() int
-	Folds(ds *data.Dataset, trials int) ([]Fold, error)
-	Prepare(ds *data.Dataset, f Fold) (*Prepared, error)
-}
+// The evaluation protocols live in package folds (the search in package
+// hpo scores configurations with them too); the harness names them here.
+type (
+	// Fold is one train/validation/test partition of a dataset's rows.
+	Fold = folds.Fold
+	// Prepared is a fold after preprocessing: model-space matrices.
+	Prepared = folds.Prepared
+	// Protocol is an evaluation protocol: how rows are split and prepared.
+	Protocol = folds.Protocol
+	// GradTreeProtocol is the GradTree study's protocol (folds.GradTree).
+	GradTreeProtocol = folds.GradTree
+	// CVProtocol is (stratified) k-fold cross-validation (folds.CV).
+	CVProtocol = folds.CV
+	// HoldoutProtocol is one random split per trial (folds.Holdout).
+	HoldoutProtocol = folds.Holdout
+)
 
 type job struct {
 	dataset string

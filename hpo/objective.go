@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/gdt-ml/gdt/bench"
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/folds"
 	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/model"
 )
@@ -29,10 +29,10 @@ type Protocol struct {
 	Name string
 	Help string
 	// Folds returns the scored folds of ds.
-	Folds func(ds *data.Dataset) ([]bench.Fold, error)
+	Folds func(ds *data.Dataset) ([]folds.Fold, error)
 	// Prepare preprocesses one fold (the pipeline fitted on its training
 	// rows).
-	Prepare func(ds *data.Dataset, f bench.Fold) (*bench.Prepared, error)
+	Prepare func(ds *data.Dataset, f folds.Fold) (*folds.Prepared, error)
 }
 
 // protocols by name.
@@ -40,22 +40,22 @@ var protocols = map[string]*Protocol{
 	"gradtree-cv3": {
 		Name: "gradtree-cv3",
 		Help: "GradTree study (spec §8.1/§9.1): 3-fold stratified CV on train+validation of the seed-42 split, 10 % of each CV-training part for early stopping, GT-paper preprocessing; score = mean CV macro F1",
-		Folds: func(ds *data.Dataset) ([]bench.Fold, error) {
+		Folds: func(ds *data.Dataset) ([]folds.Fold, error) {
 			train, valid, _ := data.GradTreeSplit(len(ds.Y), 42)
 			pool := append(append([]int(nil), train...), valid...)
 			return innerCV(ds, pool, 3, 0.1, 42)
 		},
-		Prepare: bench.GradTreeProtocol{}.Prepare,
+		Prepare: folds.GradTree{}.Prepare,
 	},
 	"grande-5x2": {
 		Name: "grande-5x2",
 		Help: "GRANDE study (spec §9.2): for each of the 5 outer stratified folds (seed 42) a 2-fold stratified CV on the outer training part, 10 % of each inner training part for early stopping, GR-paper preprocessing; score = mean of the 10 inner macro F1",
-		Folds: func(ds *data.Dataset) ([]bench.Fold, error) {
-			outer, err := bench.CVProtocol{K: 5, Seed: 42}.Folds(ds, 5)
+		Folds: func(ds *data.Dataset) ([]folds.Fold, error) {
+			outer, err := folds.CV{K: 5, Seed: 42}.Folds(ds, 5)
 			if err != nil {
 				return nil, err
 			}
-			var out []bench.Fold
+			var out []folds.Fold
 			for _, o := range outer {
 				in, err := innerCV(ds, o.Train, 2, 0.1, 42)
 				if err != nil {
@@ -68,12 +68,12 @@ var protocols = map[string]*Protocol{
 			}
 			return out, nil
 		},
-		Prepare: bench.CVProtocol{Pipeline: "gr-paper"}.Prepare,
+		Prepare: folds.CV{Pipeline: "gr-paper"}.Prepare,
 	},
 	"holdout": {
 		Name: "holdout",
 		Help: "quick: one stratified 75/25 split of train+validation of the seed-42 GradTree split (10 % of the training part for early stopping), GT-paper preprocessing; score = macro F1 on the 25 %",
-		Folds: func(ds *data.Dataset) ([]bench.Fold, error) {
+		Folds: func(ds *data.Dataset) ([]folds.Fold, error) {
 			train, valid, _ := data.GradTreeSplit(len(ds.Y), 42)
 			pool := append(append([]int(nil), train...), valid...)
 			folds, err := innerCV(ds, pool, 4, 0.1, 42)
@@ -82,7 +82,7 @@ var protocols = map[string]*Protocol{
 			}
 			return folds[:1], nil
 		},
-		Prepare: bench.GradTreeProtocol{}.Prepare,
+		Prepare: folds.GradTree{}.Prepare,
 	},
 }
 
@@ -116,46 +116,8 @@ func DefaultProtocol(kind string) string {
 
 // innerCV splits the rows pool into k (stratified for classification) folds
 // and takes validFraction of each training part for early stopping.
-func innerCV(ds *data.Dataset, pool []int, k int, validFraction float64, seed uint32) ([]bench.Fold, error) {
-	y := make([]float64, len(pool))
-	for i, r := range pool {
-		y[i] = ds.Y[r]
-	}
-	var tests [][]int
-	var err error
-	if ds.Task == data.Regression {
-		tests, err = data.KFold(len(pool), k, true, seed)
-	} else {
-		tests, err = data.StratifiedKFold(y, k, true, seed)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%d-fold split of %d rows: %w", k, len(pool), err)
-	}
-	out := make([]bench.Fold, k)
-	for f, test := range tests {
-		rest := data.Complement(len(pool), test)
-		yr := make([]float64, len(rest))
-		for i, r := range rest {
-			yr[i] = y[r]
-		}
-		var tr, va []int
-		if ds.Task == data.Regression {
-			tr, va = data.TrainTestSplit(len(rest), int(validFraction*float64(len(rest))+0.999999), seed)
-		} else if tr, va, err = data.StratifiedTrainTestSplit(yr, validFraction, seed); err != nil {
-			return nil, fmt.Errorf("fold %d: validation split: %w", f, err)
-		}
-		out[f] = bench.Fold{Trial: f, Seed: int(seed), Train: pick(pool, pick(rest, tr)), Valid: pick(pool, pick(rest, va)),
-			Test: pick(pool, test)}
-	}
-	return out, nil
-}
-
-func pick(from, idx []int) []int {
-	out := make([]int, len(idx))
-	for i, j := range idx {
-		out[i] = from[j]
-	}
-	return out
+func innerCV(ds *data.Dataset, pool []int, k int, validFraction float64, seed uint32) ([]folds.Fold, error) {
+	return folds.CV{K: k, ValidFraction: validFraction, Seed: seed}.FoldsOf(ds, pool)
 }
 
 // ModelObjective scores a model kind's options on ds under protocol p: one
@@ -168,18 +130,18 @@ func ModelObjective(ds *data.Dataset, kind string, p *Protocol, seed int64) (Obj
 	if err != nil {
 		return nil, err
 	}
-	folds, err := p.Folds(ds)
+	fs, err := p.Folds(ds)
 	if err != nil {
 		return nil, fmt.Errorf("hpo: %s folds of %s: %w", p.Name, ds.Name, err)
 	}
-	prepared := make([]*bench.Prepared, len(folds))
-	merged := make([]*model.Data, len(folds))
+	prepared := make([]*folds.Prepared, len(fs))
+	merged := make([]*model.Data, len(fs))
 	var mu sync.Mutex
-	prepare := func(i int) (*bench.Prepared, *model.Data, error) {
+	prepare := func(i int) (*folds.Prepared, *model.Data, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if prepared[i] == nil {
-			pr, err := p.Prepare(ds, folds[i])
+			pr, err := p.Prepare(ds, fs[i])
 			if err != nil {
 				return nil, nil, fmt.Errorf("hpo: %s fold %d: %w", ds.Name, i, err)
 			}
@@ -190,7 +152,7 @@ func ModelObjective(ds *data.Dataset, kind string, p *Protocol, seed int64) (Obj
 	}
 	return func(ctx context.Context, opts map[string]string, report func(int, float64) error) (float64, error) {
 		sum := 0.0
-		for i := range folds {
+		for i := range fs {
 			if err := ctx.Err(); err != nil {
 				return 0, err
 			}
@@ -218,7 +180,7 @@ func ModelObjective(ds *data.Dataset, kind string, p *Protocol, seed int64) (Obj
 				return sum / float64(i+1), err
 			}
 		}
-		return sum / float64(len(folds)), nil
+		return sum / float64(len(fs)), nil
 	}, nil
 }
 
