@@ -126,135 +126,50 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("%w: --%s applies to policy studies (--model sympol), not to --model %q", errUsage, bad, *kind)
 		}
 	}
-	name := *study
-	if name == "" {
-		switch {
-		case rl && *envID == "":
-			return fmt.Errorf("%w: --model %s needs --env (e.g. CartPole-v1), or --study to join a study", errUsage, *kind)
-		case rl:
-			name = *kind + ":" + *envID
-		case *kind == "" || (*dataset == "" && df.path == ""):
-			return fmt.Errorf("%w: give --model and --dataset (or --data), or --model sympol and --env, or --study to join a study", errUsage)
-		default:
-			name = *kind + ":" + datasetLabel(*dataset, df.path)
-		}
-	}
-	_, lookupErr := store.GetStudyIDFromName(name)
-	exists := lookupErr == nil
-	if *join && !exists {
-		return fmt.Errorf("no study %q in %s to join (create it first, without --join)", name, *storage)
-	}
-	var s *hpo.Study
-	if exists {
-		if *createOnly {
-			return fmt.Errorf("study %q already exists in %s", name, *storage)
-		}
-		if s, err = hpo.LoadStudy(store, name, cfg); err != nil {
-			return err
-		}
-		if len(fixed) > 0 {
-			return fmt.Errorf("%w: --set applies when a study is created; study %q exists", errUsage, name)
-		}
-		if *kind != "" && *kind != s.Attrs[hpo.AttrKind] {
-			return fmt.Errorf("study %q tunes %s, not %s", name, s.Attrs[hpo.AttrKind], *kind)
-		}
-		if *envID != "" && *envID != s.Attrs[hpo.AttrDataset] {
-			return fmt.Errorf("study %q tunes on %s, not %s", name, s.Attrs[hpo.AttrDataset], *envID)
-		}
-		if err := checkRLFlags(fs, s, name); err != nil {
-			return err
-		}
-		if !*quiet {
-			c, _ := s.Counts()
-			fmt.Fprintf(stderr, "joined study %q in %s: %s on %s, %d complete, %d running, %d pruned, %d failed\n", name, *storage,
-				s.Attrs[hpo.AttrKind], s.Attrs[hpo.AttrDataset], c.Complete, c.Running, c.Pruned, c.Fail)
-		}
-	} else {
-		if *kind == "" {
-			return fmt.Errorf("%w: --model is required to create a study", errUsage)
-		}
-		if rl {
-			if s, err = createRLStudy(store, name, *kind, *envID, *spaceName, *protocol, fixed, hpo.RLSetup{Method: *kind, Env: *envID,
-				Seeds: *rlSeeds, Steps: *rlSteps, Profile: *rlProfile}, *trials, cfg, *createOnly, *storage, *quiet, stdout, stderr); err != nil || s == nil {
-				return err
-			}
-		}
-	}
-	if s == nil { // create a study of a tabular model kind
-		k, err := model.LookupKind(*kind)
-		if err != nil {
-			return err
-		}
-		sp := *spaceName
-		if sp == "" {
-			sp = *kind
-		}
-		space, err := hpo.LookupSpace(sp)
-		if err != nil {
-			return err
-		}
-		if space.Kind != *kind {
-			return fmt.Errorf("search space %s is for %s, not %s", sp, space.Kind, *kind)
-		}
-		space = space.Without(fixed)
-		if _, err := k.New(space.Fixed, *seed); err != nil {
-			return fmt.Errorf("--set: %w", err)
-		}
-		proto := *protocol
-		if proto == "" {
-			proto = hpo.DefaultProtocol(*kind)
-		}
-		if _, err := hpo.LookupProtocol(proto); err != nil {
-			return err
-		}
-		attrs := map[string]string{hpo.AttrKind: *kind, hpo.AttrProtocol: proto, hpo.AttrTrials: strconv.Itoa(*trials),
-			hpo.AttrSeed: strconv.FormatInt(*seed, 10)}
-		if df.path != "" {
-			abs, _ := filepath.Abs(df.path)
-			attrs[hpo.AttrDataset], attrs[attrDataFile], attrs[attrTarget], attrs[attrTask] = datasetLabel("", df.path), abs, df.target, df.task
-		} else {
-			attrs[hpo.AttrDataset] = *dataset
-		}
-		// Check the data loads before creating the study.
-		if _, err := tuneDataset(attrs, *root, &df); err != nil {
-			return err
-		}
-		if cfg.Sampler == "" {
-			cfg.Sampler = "tpe"
-		}
-		if cfg.Pruner == "" {
-			cfg.Pruner = "median"
-		}
-		if s, err = hpo.NewStudy(store, name, space, attrs, cfg); err != nil {
-			// Another worker started with the same command may have
-			// created it a moment ago: join it.
-			if _, e := store.GetStudyIDFromName(name); e != nil || *createOnly {
-				return err
-			}
-			if s, err = hpo.LoadStudy(store, name, cfg); err != nil {
-				return err
-			}
-		}
-		if !*quiet {
-			fmt.Fprintf(stderr, "created study %q in %s: %s on %s, %s protocol, %s sampler, %s pruner, %d trials, space %s (%d dimensions)\n",
-				name, *storage, *kind, attrs[hpo.AttrDataset], proto, cfg.Sampler, cfg.Pruner, *trials, sp, len(space.Params))
-		}
-		if *createOnly {
-			fmt.Fprintf(stdout, "created study %q in %s; start workers with: gdt tune --join --study '%s' --storage '%s'\n", name, *storage, name, *storage)
-			return nil
-		}
-	}
-	budget := s.Budget()
 	trialsSet := false
 	fs.Visit(func(f *flag.Flag) { trialsSet = trialsSet || f.Name == "trials" })
-	if budget <= 0 || (trialsSet && *trials != budget) {
-		// An explicit --trials on an existing study changes its target
-		// (e.g. to extend a finished search).
-		if budget > 0 && !*quiet {
-			fmt.Fprintf(stderr, "study %q: target changed from %d to %d trials\n", name, budget, *trials)
+	req := hpo.Request{Name: *study, Kind: *kind, Space: *spaceName, Protocol: *protocol, Fixed: fixed, Trials: *trials,
+		TrialsExplicit: trialsSet, Seed: *seed, Join: *join, CreateOnly: *createOnly, Config: cfg, Where: *storage}
+	if rl {
+		req.RL = &hpo.RLSetup{Method: *kind, Env: *envID, Seeds: *rlSeeds, Steps: *rlSteps, Profile: *rlProfile}
+	} else {
+		attrs := map[string]string{}
+		req.Dataset = *dataset
+		if df.path != "" {
+			abs, _ := filepath.Abs(df.path)
+			req.Dataset = datasetLabel("", df.path)
+			attrs[attrDataFile], attrs[attrTarget], attrs[attrTask] = abs, df.target, df.task
 		}
-		budget = *trials
-		if err := s.G.SetUserAttr(hpo.AttrTrials, strconv.Itoa(budget)); err != nil {
+		req.Attrs = attrs
+		req.CheckData = func() error {
+			a := map[string]string{hpo.AttrDataset: req.Dataset}
+			for k, v := range attrs {
+				a[k] = v
+			}
+			_, err := tuneDataset(a, *root, &df)
+			return err
+		}
+	}
+	s, opened, err := hpo.Open(store, req)
+	if errors.Is(err, hpo.ErrRequest) {
+		return fmt.Errorf("%w: %s", errUsage, strings.TrimPrefix(err.Error(), hpo.ErrRequest.Error()+": "))
+	}
+	if err != nil {
+		return err
+	}
+	name, _ := req.StudyName()
+	if !*quiet {
+		fmt.Fprintln(stderr, opened.Summary)
+		if opened.Retarget > 0 {
+			fmt.Fprintf(stderr, "study %q: target changed from %d to %d trials\n", name, opened.Retarget, *trials)
+		}
+	}
+	if s == nil { // --create-only
+		fmt.Fprintf(stdout, "created study %q in %s; start workers with: gdt tune --join --study '%s' --storage '%s'\n", name, *storage, name, *storage)
+		return nil
+	}
+	if !opened.Created {
+		if err := checkRLFlags(fs, s, name); err != nil {
 			return err
 		}
 	}
@@ -287,28 +202,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		outPath = filepath.Join("tuned", s.Attrs[hpo.AttrKind]+"__"+strings.NewReplacer("/", "_", ":", "_").Replace(s.Attrs[hpo.AttrDataset])+".json")
 	}
 	w := &tuneWriter{study: s, name: name, storage: *storage, out: outPath, stderr: stderr, quiet: *quiet, best: math.Inf(-1), start: time.Now()}
-	handles := make([]*hpo.Study, *workers)
-	for i := range handles {
-		c := cfg
-		c.Progress = w.event
-		if c.Seed != 0 {
-			c.Seed += int64(i)
-		}
-		if handles[i], err = hpo.LoadStudy(store, name, c); err != nil {
-			return err
-		}
-	}
-	errs := make([]error, len(handles))
-	var wg sync.WaitGroup
-	for i, h := range handles {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = h.Work(ctx, budget, obj)
-		}()
-	}
-	wg.Wait()
-	werr := errors.Join(errs...)
+	wcfg := cfg
+	wcfg.Progress = w.event
+	werr := hpo.RunWorkers(ctx, store, name, wcfg, *workers, obj)
 	if err := w.writeBest(true); err != nil && !errors.Is(err, goptuna.ErrNoCompletedTrials) {
 		return err
 	}
