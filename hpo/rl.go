@@ -12,6 +12,7 @@ import (
 	"github.com/c-bata/goptuna"
 	"github.com/gdt-ml/gdt/rl/env"
 	_ "github.com/gdt-ml/gdt/rl/env/all" // every environment, for RLConfig and RLObjective
+	"github.com/gdt-ml/gdt/rl/methods"
 	"github.com/gdt-ml/gdt/rl/ppo"
 )
 
@@ -85,7 +86,7 @@ func RLConfig(envID, method, profile string, steps, seed int, opts map[string]st
 	if _, err := env.Make(envID); err != nil {
 		return ppo.Config{}, fmt.Errorf("hpo: environment: %w", err)
 	}
-	cfg, err := ppo.Preset(envID, method)
+	cfg, err := methods.Preset(envID, method)
 	if err != nil {
 		return cfg, fmt.Errorf("hpo: %w", err)
 	}
@@ -156,7 +157,7 @@ func RLObjective(setup RLSetup) (Objective, error) {
 				return 0, err
 			}
 			cfg.Serial = cfg.Serial || setup.Serial || setup.Parallel > 1
-			if trainers[k], err = ppo.New(cfg); err != nil {
+			if trainers[k], err = methods.New(cfg); err != nil {
 				return 0, fmt.Errorf("hpo: training %d (seed %d): %w", k+1, cfg.Seed, err)
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/rl/env"
 	_ "github.com/gdt-ml/gdt/rl/env/all"
+	"github.com/gdt-ml/gdt/rl/methods"
 	"github.com/gdt-ml/gdt/rl/policy"
 	"github.com/gdt-ml/gdt/rl/ppo"
 	"github.com/gdt-ml/gdt/safefile"
@@ -129,7 +130,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs.Usage()
 		return fmt.Errorf("%w: --env and --out are required", errUsage)
 	}
-	cfg, err := ppo.Preset(*envID, *method)
+	cfg, err := methods.Preset(*envID, *method)
 	if err != nil {
 		return fmt.Errorf("%w: --method: %v", errUsage, err)
 	}
@@ -162,7 +163,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	ckPath := filepath.Join(*out, rlCheckpoint)
 	var tr *ppo.Trainer
 	if _, err := os.Stat(ckPath); err == nil {
-		tr, err = ppo.Load(ckPath, nil)
+		tr, err = methods.Load(ckPath, nil)
 		if err != nil {
 			return err
 		}
@@ -172,7 +173,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		fmt.Fprintf(stderr, "resuming %s from step %d (iteration %d)\n", ckPath, tr.Step(), tr.Iteration())
 	} else {
-		if tr, err = ppo.New(cfg); err != nil {
+		if tr, err = methods.New(cfg); err != nil {
 			return err
 		}
 	}
@@ -293,7 +294,7 @@ func loadRun(path string) (*ppo.Trainer, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, rlCheckpoint)
 	}
-	return ppo.Load(path, nil)
+	return methods.Load(path, nil)
 }
 
 func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {

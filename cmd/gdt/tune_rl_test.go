@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gdt-ml/gdt/bench"
+	"github.com/gdt-ml/gdt/rl/methods"
 	"github.com/gdt-ml/gdt/rl/ppo"
 )
 
@@ -58,7 +59,7 @@ func TestTuneSympol(t *testing.T) {
 	if err := json.Unmarshal(b, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	want, err := ppo.Preset("CartPole-v1", "sympol")
+	want, err := methods.Preset("CartPole-v1", "sympol")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/export/onnx"
 	"github.com/gdt-ml/gdt/model"
-	"github.com/gdt-ml/gdt/rl/ppo"
+	"github.com/gdt-ml/gdt/rl/methods"
 )
 
 // Exporting a saved model to ONNX.
@@ -28,7 +28,7 @@ func Example() {
 
 // Exporting the tree policy of a `gdt rl train` run to ONNX.
 func ExampleBuildPolicy() {
-	tr, err := ppo.Load("run/checkpoint.gob", nil)
+	tr, err := methods.Load("run/checkpoint.gob", nil)
 	if err != nil {
 		log.Fatal(err)
 	}

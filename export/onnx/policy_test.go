@@ -12,6 +12,7 @@ import (
 	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/rl/env"
 	_ "github.com/gdt-ml/gdt/rl/env/all"
+	"github.com/gdt-ml/gdt/rl/methods"
 	"github.com/gdt-ml/gdt/rl/policy"
 	"github.com/gdt-ml/gdt/rl/ppo"
 	"github.com/gdt-ml/gdt/rng"
@@ -36,12 +37,12 @@ var policyCases = []policyCase{
 
 func trainPolicy(t *testing.T, c policyCase) *ppo.Trainer {
 	t.Helper()
-	cfg, err := ppo.Preset(c.env, ppo.MethodSYMPOL)
+	cfg, err := methods.Preset(c.env, ppo.MethodSYMPOL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.TotalSteps, cfg.CriticWidth, cfg.EvalEpisodes = max(c.steps, 1), 16, 0
-	tr, err := ppo.New(cfg)
+	tr, err := methods.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func TestPolicyCheckpoint(t *testing.T) {
 	if path == "" {
 		t.Skip("set GDT_POLICY_CHECKPOINT to a gdt rl train checkpoint to check its export on real episodes")
 	}
-	tr, err := ppo.Load(path, nil)
+	tr, err := methods.Load(path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,9 +293,9 @@ func TestPolicyExportRejects(t *testing.T) {
 	if _, err := BuildPolicy(&export.Policy{}); err == nil {
 		t.Error("an empty policy was exported")
 	}
-	cfg, _ := ppo.Preset("CartPole-v1", ppo.MethodMLP)
+	cfg, _ := methods.Preset("CartPole-v1", ppo.MethodMLP)
 	cfg.TotalSteps = 1
-	mlp, err := ppo.New(cfg)
+	mlp, err := methods.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

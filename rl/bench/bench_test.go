@@ -13,7 +13,7 @@ import (
 
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/rl/distill"
-	"github.com/gdt-ml/gdt/rl/ppo"
+	"github.com/gdt-ml/gdt/rl/methods"
 
 	_ "github.com/gdt-ml/gdt/rl/env/classic"
 )
@@ -291,7 +291,7 @@ func TestCheckpointResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := ppo.New(cfg)
+	tr, err := methods.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

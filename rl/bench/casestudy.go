@@ -10,6 +10,7 @@ import (
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/rl/distill"
 	"github.com/gdt-ml/gdt/rl/env"
+	"github.com/gdt-ml/gdt/rl/methods"
 	"github.com/gdt-ml/gdt/rl/policy"
 	"github.com/gdt-ml/gdt/rl/ppo"
 )
@@ -92,12 +93,12 @@ func CaseStudy(ctx context.Context, opt CaseStudyOptions) (*CaseStudyResult, err
 
 func casePolicy(ctx context.Context, id string, opt CaseStudyOptions) (CasePolicy, error) {
 	p := CasePolicy{TrainedOn: id, Success: map[string]float64{}, Return: map[string]float64{}}
-	cfg, err := ppo.Preset(id, ppo.MethodSYMPOL)
+	cfg, err := methods.Preset(id, ppo.MethodSYMPOL)
 	if err != nil {
 		return p, err
 	}
 	cfg.TotalSteps, cfg.Seed, cfg.Workers = opt.Steps, opt.Seed, 1
-	tr, err := ppo.New(cfg)
+	tr, err := methods.New(cfg)
 	if err != nil {
 		return p, err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gdt-ml/gdt/rl/distill"
 	"github.com/gdt-ml/gdt/rl/env"
+	"github.com/gdt-ml/gdt/rl/methods"
 	"github.com/gdt-ml/gdt/rl/policy"
 	"github.com/gdt-ml/gdt/rl/ppo"
 	"github.com/gdt-ml/gdt/rl/sdt"
@@ -30,7 +31,7 @@ type rolloutSource interface {
 // env with the options' budget, seed, profile, algorithm, variant and
 // extra settings.
 func trainConfig(opt *Options, j job) (ppo.Config, error) {
-	cfg, err := ppo.Preset(j.env.ID, j.base)
+	cfg, err := methods.Preset(j.env.ID, j.base)
 	if err != nil {
 		return cfg, fmt.Errorf("%w (method %s)", err, j.base)
 	}
@@ -176,14 +177,14 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		}
 		ckpt = filepath.Join(opt.CheckpointDir, checkpointName(opt, j))
 		if _, err := os.Stat(ckpt); err == nil {
-			if tr, err = ppo.Load(ckpt, nil); err != nil {
+			if tr, err = methods.Load(ckpt, nil); err != nil {
 				return nil, err
 			}
 			readCurves(ckpt+".curves", curves)
 		}
 	}
 	if tr == nil {
-		if tr, err = ppo.New(cfg); err != nil {
+		if tr, err = methods.New(cfg); err != nil {
 			return nil, err
 		}
 	}

@@ -29,7 +29,7 @@ func TestAccumulatedStepSize(t *testing.T) {
 		cfg := testConfig(t)
 		cfg.AdamW = false
 		cfg.AccumMode = tc.mode
-		tr, err := New(cfg)
+		tr, err := New(cfg, testNets{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -93,7 +93,7 @@ func checkBest(t *testing.T, tr *Trainer) BestPolicy {
 // evaluation (the final one) checks that the best then is the final policy
 // with the final test returns, bit for bit.
 func TestBestPolicyTracked(t *testing.T) {
-	tr, err := New(smallCartPole(t, 6000, 500))
+	tr, err := New(smallCartPole(t, 6000, 500), testNets{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestBestPolicyTracked(t *testing.T) {
 
 	// The first iteration's batch covers the budget: the first evaluation
 	// is the final one.
-	one, err := New(smallCartPole(t, 100, 50_000))
+	one, err := New(smallCartPole(t, 100, 50_000), testNets{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestBestPolicyTracked(t *testing.T) {
 func TestBestNotWithoutValidation(t *testing.T) {
 	cfg := smallCartPole(t, 1000, 500)
 	cfg.EvalEpisodes = 0
-	tr, err := New(cfg)
+	tr, err := New(cfg, testNets{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestBestNotWithoutValidation(t *testing.T) {
 // best, and that training on from it names a best only when it beats every
 // earlier evaluation.
 func TestBestCheckpoint(t *testing.T) {
-	a, err := New(smallCartPole(t, 5000, 500))
+	a, err := New(smallCartPole(t, 5000, 500), testNets{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func TestBestCheckpoint(t *testing.T) {
 	if err := a.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	b, err := Load(path, nil)
+	b, err := Load(path, testNets{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestBestCheckpoint(t *testing.T) {
 	if err := os.WriteFile(old, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Load(old, nil)
+	c, err := Load(old, testNets{}, nil)
 	if err != nil {
 		t.Fatalf("checkpoint without a best: %v", err)
 	}

@@ -91,8 +91,9 @@ func (t *Trainer) Save(path string) error {
 // episodes (their seeds derived from the seed and the iteration), so a
 // resumed run matches an uninterrupted one in everything but the episodes
 // that were in progress. modify, if not nil, may change the configuration
-// before the trainer is built (e.g. a larger step budget).
-func Load(path string, modify func(*Config) error) (*Trainer, error) {
+// before the trainer is built (e.g. a larger step budget); nets builds the
+// networks as for New.
+func Load(path string, nets Builder, modify func(*Config) error) (*Trainer, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -117,7 +118,7 @@ func Load(path string, modify func(*Config) error) (*Trainer, error) {
 			return nil, err
 		}
 	}
-	t, err := New(cfg)
+	t, err := New(cfg, nets)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/gdt-ml/gdt/option"
 	"github.com/gdt-ml/gdt/rl/env"
-	"github.com/gdt-ml/gdt/rl/sdt"
 )
 
 // Methods and algorithms.
@@ -223,11 +222,11 @@ var mlpBest = map[string]mlpRow{
 	"minigrid_distshift1":   {0.1, 0.99, 0.99, 0.000257988, 0.000950682, 0.1, 256, 10, 128, 7, 158, 2, true, 0.5},
 }
 
-// Preset returns the configuration of method ("sympol" or "mlp") on env
-// with the thesis's best hyperparameters (spec §8.9, §8.10) and the default
-// profile. An environment without a tuned config gets the reference CLI's
-// defaults (spec §8.9, the DistShift4 note).
-func Preset(envID, method string) (Config, error) {
+// Base returns the settings every method's preset starts from on env: the
+// budget, seeds, evaluation, critic shape and observation scaling of the
+// thesis's setup; the baselines (every method but SYMPOL) train with one
+// step per minibatch.
+func Base(envID, method string) Config {
 	c := Config{
 		Env: envID, Method: method, Algorithm: AlgoPPO, Profile: ProfileDefault,
 		TotalSteps: 1_000_000, Seed: 142, InitSeed: 42,
@@ -237,6 +236,21 @@ func Preset(envID, method string) (Config, error) {
 		AccumMode: AccumAuto,
 	}
 	_, c.ScaleObs = env.ScalingOf(envID)
+	if method != MethodSYMPOL {
+		// The baselines train with one step per minibatch (plain PPO); the
+		// reference profile lets their accumulation count grow (spec §3.6).
+		c.StaticBatch = true
+	}
+	return c
+}
+
+// Preset returns the configuration of method ("sympol" or "mlp") on env
+// with the thesis's best hyperparameters (spec §8.9, §8.10) and the default
+// profile. An environment without a tuned config gets the reference CLI's
+// defaults (spec §8.9, the DistShift4 note). The SDT baseline's tuned
+// hyperparameters are package rl/sdt's: rl/methods.Preset applies them.
+func Preset(envID, method string) (Config, error) {
+	c := Base(envID, method)
 	alias := envAlias[envID]
 	switch method {
 	case MethodSYMPOL:
@@ -264,21 +278,9 @@ func Preset(envID, method string) (Config, error) {
 		c.CriticWidth, c.CriticLayers = r.width, r.layers
 		c.LRLogStd = r.lrA
 	case MethodSDT:
-		h, _ := sdt.Best(envID)
-		c.Depth, c.Temperature = h.Depth, h.Temperature
-		c.EntCoef, c.Lambda, c.Gamma, c.LRActor, c.LRCritic, c.MaxGradNorm = h.EntCoef, h.Lambda, h.Gamma, h.LRActor, h.LRCritic, h.MaxGradNorm
-		c.Minibatch, c.NEnvs, c.NSteps, c.Epochs, c.NormAdv, c.VfCoef = h.Minibatch, h.NEnvs, h.NSteps, h.Epochs, h.NormAdv, h.VfCoef
-		c.LRLogStd = h.LRActor
-		if h.Critic == "sdt" {
-			c.Critic = CriticSDT
-		}
+		return c, fmt.Errorf("method %q: its preset is rl/methods.Preset (rl/sdt's tuned hyperparameters)", method)
 	default:
 		return c, fmt.Errorf("method %q: expected %q, %q or %q", method, MethodSYMPOL, MethodMLP, MethodSDT)
-	}
-	if method != MethodSYMPOL {
-		// The baselines train with one step per minibatch (plain PPO); the
-		// reference profile lets their accumulation count grow (spec §3.6).
-		c.StaticBatch = true
 	}
 	return c, nil
 }

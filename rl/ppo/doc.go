@@ -58,7 +58,7 @@
 //
 //	cfg, _ := ppo.Preset("CartPole-v1", ppo.MethodSYMPOL) // §8.9 best hyperparameters
 //	cfg.Seed = 142
-//	tr, _ := ppo.New(cfg)
+//	tr, _ := ppo.New(cfg, methods.Nets{}) // PPO is handed the actor and critic (package rl/methods builds them)
 //	err := tr.Run(ctx, func(p ppo.Progress) error { … })
 //	tree, _ := tr.Actor().(*policy.TreeActor).Pruned(spec.Observation.Low, spec.Observation.High)
 //

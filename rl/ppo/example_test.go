@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	_ "github.com/gdt-ml/gdt/rl/env/classic"
+	"github.com/gdt-ml/gdt/rl/methods"
 	"github.com/gdt-ml/gdt/rl/policy"
 	"github.com/gdt-ml/gdt/rl/ppo"
 )
@@ -17,8 +18,8 @@ func Example() {
 		panic(err)
 	}
 	cfg.TotalSteps, cfg.Seed = 5_000, 142
-	cfg.CriticWidth = 32 // the preset's 256 units, narrowed to keep the example fast
-	tr, err := ppo.New(cfg)
+	cfg.CriticWidth = 32                    // the preset's 256 units, narrowed to keep the example fast
+	tr, err := ppo.New(cfg, methods.Nets{}) // the method's actor and critic
 	if err != nil {
 		panic(err)
 	}

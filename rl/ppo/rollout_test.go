@@ -41,7 +41,7 @@ func TestTruncation(t *testing.T) {
 	for _, ref := range []bool{false, true} {
 		c := testConfig(t)
 		c.TruncationReference = ref
-		tr, err := New(c)
+		tr, err := New(c, testNets{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func TestAccumulation(t *testing.T) {
 	}{{false, 1, 3}, {true, 1, 6}, {false, 2, 2}, {true, 2, 3}, {false, 4, 1}} {
 		cfg := testConfig(t)
 		cfg.AccumReference = c.ref
-		tr, err := New(cfg)
+		tr, err := New(cfg, testNets{})
 		if err != nil {
 			t.Fatal(err)
 		}

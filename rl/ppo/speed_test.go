@@ -38,7 +38,7 @@ func TestSpeedCartPole(t *testing.T) {
 	cfg.EvalEpisodes = 0
 	cfg.Workers, _ = strconv.Atoi(os.Getenv("GDT_RL_SPEED_WORKERS"))
 	cfg.Serial = os.Getenv("GDT_RL_SPEED_SERIAL") == "1"
-	tr, err := New(cfg)
+	tr, err := New(cfg, testNets{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestParamHash(t *testing.T) {
 	}
 	cfg.TotalSteps = n
 	cfg.EvalEpisodes = 0
-	tr, err := New(cfg)
+	tr, err := New(cfg, testNets{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestCheckpointHash(t *testing.T) {
 	if path == "" {
 		t.Skip("set GDT_RL_CHECKPOINT to print a checkpoint's parameter hash")
 	}
-	tr, err := Load(path, nil)
+	tr, err := Load(path, testNets{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

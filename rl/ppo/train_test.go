@@ -29,7 +29,7 @@ func TestCartPoleImproves(t *testing.T) {
 	cfg.TotalSteps = 40_000
 	cfg.CriticWidth = 64
 	cfg.EvalFreq = 20_000
-	tr, err := New(cfg)
+	tr, err := New(cfg, testNets{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.TotalSteps, cfg.CriticWidth, cfg.CriticLayers, cfg.NSteps = 4000, 16, 1, 128
-	a, err := New(cfg)
+	a, err := New(cfg, testNets{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestResume(t *testing.T) {
 	if err := a.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	b, err := Load(path, nil)
+	b, err := Load(path, testNets{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestDeterministic(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
 		cfg, _ := Preset("CartPole-v1", MethodSYMPOL)
 		cfg.TotalSteps, cfg.NSteps, cfg.Workers, cfg.Serial = 3000, 128, workers, serial
-		tr, err := New(cfg)
+		tr, err := New(cfg, testNets{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +186,7 @@ func TestDivergenceStops(t *testing.T) {
 				t.Fatal(err)
 			}
 			cfg.TotalSteps = 20000
-			tr, err := New(cfg)
+			tr, err := New(cfg, testNets{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,6 @@ import (
 	"github.com/gdt-ml/gdt/optim"
 	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/policy"
-	"github.com/gdt-ml/gdt/rl/sdt"
 	"github.com/gdt-ml/gdt/rng"
 )
 
@@ -40,6 +39,7 @@ type EvalRecord struct {
 // concurrent use; independent trainers may run in parallel.
 type Trainer struct {
 	cfg    Config
+	nets   Builder
 	spec   env.Spec
 	maker  env.Maker
 	actor  policy.Actor
@@ -77,12 +77,28 @@ type Trainer struct {
 	acc                                       [][]float32
 }
 
+// Builder builds the networks a Trainer trains, for its configuration and
+// initialised from cfg.InitSeed. PPO is handed them: it does not choose or
+// construct a method's actor or critic (package rl/methods builds those of
+// every method).
+type Builder interface {
+	// Actor returns a new actor for observations of f features and the
+	// action distribution d; it is called again for the copies that hold
+	// the best-validation policy, which must have the same layout.
+	Actor(cfg Config, f int, d policy.Dist) (policy.Actor, error)
+	// Critic returns a new critic for observations of f features.
+	Critic(cfg Config, f int) (policy.Net, error)
+}
+
 // New builds a trainer for cfg: the environments, the actor and critic
-// initialised from cfg.InitSeed, the optimisers (spec §1.6) and buffers for
-// the longest rollout.
-func New(cfg Config) (*Trainer, error) {
+// built by nets, the optimisers (spec §1.6) and buffers for the longest
+// rollout.
+func New(cfg Config, nets Builder) (*Trainer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if nets == nil {
+		return nil, errors.New("ppo: no network builder (rl/methods builds every method's)")
 	}
 	maker, err := cfg.Maker()
 	if err != nil {
@@ -93,25 +109,16 @@ func New(cfg Config) (*Trainer, error) {
 		return nil, err
 	}
 	spec := v.Spec()
-	t := &Trainer{cfg: cfg, spec: spec, maker: maker, vec: v, E: cfg.NEnvs, F: spec.Observation.Dim}
+	t := &Trainer{cfg: cfg, nets: nets, spec: spec, maker: maker, vec: v, E: cfg.NEnvs, F: spec.Observation.Dim}
 	t.dist = policy.Dist{Discrete: spec.Action.Discrete(), A: spec.Action.N}
 	if !t.dist.Discrete {
 		t.dist.A = spec.Action.Dim
 	}
 	t.A, t.AD = t.dist.Outputs(), t.dist.ActionDim()
-	seed := uint64(cfg.InitSeed)
 	if t.actor, err = t.newActor(); err != nil {
 		return nil, err
 	}
-	switch cfg.Critic {
-	case CriticMLP:
-		t.critic, err = policy.NewCritic(t.F, repeat(cfg.CriticWidth, cfg.CriticLayers), seed+2000)
-	case CriticTree:
-		t.critic, err = policy.NewTreeCritic(t.F, cfg.Depth, seed+2000, cfg.Workers)
-	case CriticSDT:
-		t.critic, err = sdt.NewCritic(t.F, sdt.Config{Depth: cfg.Depth, Temperature: cfg.Temperature}, seed+4000)
-	}
-	if err != nil {
+	if t.critic, err = nets.Critic(cfg, t.F); err != nil {
 		return nil, err
 	}
 	if err := t.buildOptimisers(); err != nil {
@@ -130,32 +137,10 @@ func New(cfg Config) (*Trainer, error) {
 	return t, nil
 }
 
-// newActor builds an actor of the configured method, initialised from
-// cfg.InitSeed: the trained actor, and the copies that hold the
-// best-validation policy.
+// newActor builds an actor of the configured method (the trained one, and
+// the copies that hold the best-validation policy).
 func (t *Trainer) newActor() (policy.Actor, error) {
-	cfg := t.cfg
-	seed := uint64(cfg.InitSeed)
-	switch cfg.Method {
-	case MethodSYMPOL:
-		return policy.NewTreeActor(t.F, t.dist, cfg.Depth, seed, cfg.Workers)
-	case MethodMLP:
-		if cfg.MLPReferenceArch && t.dist.Discrete {
-			return policy.NewMLPActorReference(t.F, t.dist, cfg.MLPWidth, cfg.MLPLayers, seed+1000)
-		}
-		return policy.NewMLPActor(t.F, t.dist, repeat(cfg.MLPWidth, cfg.MLPLayers), seed+1000)
-	case MethodSDT:
-		return sdt.NewActor(t.F, t.dist, sdt.Config{Depth: cfg.Depth, Temperature: cfg.Temperature}, seed+3000)
-	}
-	return nil, fmt.Errorf("method %q: expected %s, %s or %s", cfg.Method, MethodSYMPOL, MethodMLP, MethodSDT)
-}
-
-func repeat(w, n int) []int {
-	h := make([]int, n)
-	for i := range h {
-		h[i] = w
-	}
-	return h
+	return t.nets.Actor(t.cfg, t.F, t.dist)
 }
 
 // buildOptimisers makes one Optax Adam(W) per network with a group per
