@@ -5,7 +5,7 @@
 // A single-tree model (GradTree, CART, and any learner with one plain
 // interpret.Tree, such as SYMPOL's trees) becomes a Plain with Tree set
 // and a LeafKind that says what the leaves hold; GRANDE becomes a Plain
-// with Ensemble set (the flat arrays of its trees). Both keep the task,
+// with Ensemble set (its trained form, package ensemble). Both keep the task,
 // the class names, the fitted preprocessing pipeline and, for regression,
 // the map from model outputs to target units.
 package export

@@ -14,7 +14,7 @@ import (
 // the model for renderings.
 const topTrees = 3
 
-// summarise computes, after training, the flat form (from the unpruned
+// summarise computes, after training, the trained form (from the unpruned
 // plain trees), the mean instance-wise weights and the feature usage on
 // the training rows X, and the pruned top trees.
 func (m *Model) summarise(X *data.Matrix) error {
