@@ -403,7 +403,9 @@ func (cfg *Config) encodingFor(c *data.Column) Encoding {
 	return cfg.Categorical[len(cfg.Categorical)-1].Encoding
 }
 
-func checkTable(X *data.Table, what string) error {
+// checkTable checks X before fitting or transforming; row i of X is called
+// row firstRow+i in messages.
+func checkTable(X *data.Table, what string, firstRow int) error {
 	if X == nil {
 		return fmt.Errorf("preprocess: %s: nil table", what)
 	}
@@ -414,7 +416,7 @@ func checkTable(X *data.Table, what string) error {
 		if c.Kind == data.Numeric {
 			for i, v := range c.Num {
 				if math.IsInf(v, 0) {
-					return fmt.Errorf("preprocess: %s: column %q row %d is %v; want a finite number or missing", what, c.Name, i, v)
+					return fmt.Errorf("preprocess: %s: column %q row %d is %v; want a finite number or missing", what, c.Name, firstRow+i, v)
 				}
 			}
 		}
@@ -484,7 +486,7 @@ func (p *Pipeline) fit(X *data.Table, y []float64, resample bool) (*data.Matrix,
 	if err := cfg.validate(); err != nil {
 		return nil, nil, err
 	}
-	if err := checkTable(X, "fit"); err != nil {
+	if err := checkTable(X, "fit", 0); err != nil {
 		return nil, nil, err
 	}
 	n := X.NumRows()
@@ -724,26 +726,4 @@ func toMatrix(cols [][]float64, n int) *data.Matrix {
 		}
 	}
 	return m
-}
-
-// Transform encodes and scales rows X (validation, test, inference) with
-// the fitted state. Columns are matched by name; extra columns are ignored.
-// No target is involved: leave-one-out columns get the training category
-// means.
-func (p *Pipeline) Transform(X *data.Table) (*data.Matrix, error) {
-	if !p.Fitted() {
-		return nil, fmt.Errorf("preprocess: transform: the pipeline is not fitted")
-	}
-	if err := checkTable(X, "transform"); err != nil {
-		return nil, err
-	}
-	if p.Quantile != nil && p.Quantile.NumFeatures() != len(p.Outputs) || p.Standard != nil && len(p.Standard.Mean) != len(p.Outputs) {
-		return nil, fmt.Errorf("preprocess: transform: the fitted scaling has the wrong number of columns (damaged model file?)")
-	}
-	cols, err := p.encode(X, nil)
-	if err != nil {
-		return nil, err
-	}
-	p.scale(cols)
-	return toMatrix(cols, X.NumRows()), nil
 }
