@@ -176,6 +176,12 @@ func lineCol(b []byte, i int) (line, col int) {
 	return line, i - start + 1
 }
 
+// unterminatedError reports a quoted field whose closing quote is not in
+// the text; a chunked reader then reads on before giving up.
+type unterminatedError struct{ msg string }
+
+func (e *unterminatedError) Error() string { return e.msg }
+
 // csvScanner splits text into records.
 type csvScanner struct {
 	src        string
@@ -376,7 +382,7 @@ func (s *csvScanner) quoted() (string, error) {
 	for {
 		j := strings.IndexByte(s.src[i:], '"')
 		if j < 0 {
-			return "", fmt.Errorf("%s:%d: unterminated quoted field: the quote opened on this line is never closed", s.source, startLine)
+			return "", &unterminatedError{fmt.Sprintf("%s:%d: unterminated quoted field: the quote opened on this line is never closed", s.source, startLine)}
 		}
 		// Count line breaks inside the quoted part.
 		seg := s.src[i : i+j]
@@ -479,51 +485,78 @@ func parseCSV(b []byte, source string, opt CSVOptions) (*Records, error) {
 	if est == 1 {
 		est = strings.Count(src[s.pos:], "\r") + 1
 	}
-	var arena fieldArena
-	var buf []string
-	want := -1
-	wantLine := 0
-	headerLine := 0
-	for s.skipIgnored() {
-		line := s.line
-		buf, err = s.record(buf[:0])
-		if err != nil {
-			return nil, err
-		}
-		if want < 0 {
-			want = len(buf)
-			wantLine = line
-			if opt.Header {
-				rec.Header = headerNames(buf)
-				headerLine = line
-				continue
-			}
-			rec.Rows = make([][]string, 0, est)
-			rec.Lines = make([]int, 0, est)
-		} else if len(buf) != want {
-			what := "first row"
-			if opt.Header {
-				what = "header"
-			}
-			return nil, fmt.Errorf("%s:%d: row has %d fields, expected %d (%s, line %d)", source, line, len(buf), want, what, wantLine)
-		}
-		if rec.Rows == nil {
-			rec.Rows = make([][]string, 0, est)
-			rec.Lines = make([]int, 0, est)
-		}
-		rec.Rows = append(rec.Rows, arena.row(buf))
-		rec.Lines = append(rec.Lines, line)
+	rec.Rows = make([][]string, 0, est)
+	rec.Lines = make([]int, 0, est)
+	sp := newRecordSplitter(source, opt)
+	if err := sp.split(s, rec); err != nil {
+		return nil, err
 	}
-	if len(rec.Rows) == 0 {
-		if rec.Header != nil {
-			return nil, fmt.Errorf("%s: header only (line %d), no data rows", source, headerLine)
-		}
-		if opt.SkipLines > 0 || opt.Comment != "" {
-			return nil, fmt.Errorf("%s: empty file: no rows after skipping %d preamble lines, comments and blank lines", source, opt.SkipLines)
-		}
-		return nil, fmt.Errorf("%s: empty file: no rows", source)
+	if err := sp.checkRows(rec, len(rec.Rows)); err != nil {
+		return nil, err
 	}
 	return rec, nil
+}
+
+// recordSplitter turns the records of a scanner into Records rows; it
+// keeps what it learnt (header, field count) across the pieces of a file
+// read in chunks.
+type recordSplitter struct {
+	source     string
+	opt        CSVOptions
+	want       int // fields per record; -1 before the first record
+	wantLine   int // line of the first record
+	headerLine int // line of the header (opt.Header)
+	buf        []string
+	arena      fieldArena
+}
+
+func newRecordSplitter(source string, opt CSVOptions) *recordSplitter {
+	return &recordSplitter{source: source, opt: opt, want: -1}
+}
+
+// split appends the records of s to rec (the first record to rec.Header
+// when opt.Header).
+func (sp *recordSplitter) split(s *csvScanner, rec *Records) error {
+	for s.skipIgnored() {
+		line := s.line
+		var err error
+		sp.buf, err = s.record(sp.buf[:0])
+		if err != nil {
+			return err
+		}
+		if sp.want < 0 {
+			sp.want = len(sp.buf)
+			sp.wantLine = line
+			if sp.opt.Header {
+				rec.Header = headerNames(sp.buf)
+				sp.headerLine = line
+				continue
+			}
+		} else if len(sp.buf) != sp.want {
+			what := "first row"
+			if sp.opt.Header {
+				what = "header"
+			}
+			return fmt.Errorf("%s:%d: row has %d fields, expected %d (%s, line %d)", sp.source, line, len(sp.buf), sp.want, what, sp.wantLine)
+		}
+		rec.Rows = append(rec.Rows, sp.arena.row(sp.buf))
+		rec.Lines = append(rec.Lines, line)
+	}
+	return nil
+}
+
+// checkRows reports an empty input when the whole file gave no data rows.
+func (sp *recordSplitter) checkRows(rec *Records, rows int) error {
+	if rows > 0 {
+		return nil
+	}
+	if rec.Header != nil {
+		return fmt.Errorf("%s: header only (line %d), no data rows", sp.source, sp.headerLine)
+	}
+	if sp.opt.SkipLines > 0 || sp.opt.Comment != "" {
+		return fmt.Errorf("%s: empty file: no rows after skipping %d preamble lines, comments and blank lines", sp.source, sp.opt.SkipLines)
+	}
+	return fmt.Errorf("%s: empty file: no rows", sp.source)
 }
 
 // headerNames copies the header fields, naming empty ones "Unnamed: j" (0-based,
