@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"strconv"
 
 	"github.com/gdt-ml/gdt/data"
@@ -31,49 +35,60 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	out := fs.String("out", "", "write predictions to this CSV file (default: standard output)")
 	proba := fs.Bool("proba", false, "also write class probabilities")
 	asJSON := jsonFlag(fs)
+	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the whole command to this file (go tool pprof)")
 	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
 	}
-	t, tab, err := loadModelData("predict", arg, &df, false)
+	if *cpuprofile != "" {
+		stopProfile, err := startCPUProfile(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
+	if df.path == "" {
+		return fmt.Errorf("%w: --data is required", errUsage)
+	}
+	t, err := loadTabular(arg, "predict")
 	if err != nil {
 		return err
 	}
-	p, err := t.PredictProba(tab)
+	opt, err := df.options()
 	if err != nil {
-		return fmt.Errorf("%s: %w", df.path, err)
+		return err
 	}
-	pred := model.Decide(t.Task, p)
+	opt.Schema = t.Schema()
+	chunks, err := data.OpenChunks(df.path, opt)
+	if err != nil {
+		return err
+	}
+	defer chunks.Close()
+	withProba := *proba && t.Task != data.Regression
+	var rows int
 	write := func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		head := []string{"prediction"}
-		if *proba && t.Task != data.Regression {
-			for _, c := range t.Classes {
-				head = append(head, "p_"+c)
-			}
-		}
-		if err := cw.Write(head); err != nil {
+		pw := newPredictionWriter(w, t, withProba)
+		var err error
+		if rows, err = predictChunks(ctx, t, df.path, chunks, pw.write); err != nil {
 			return err
 		}
-		rec := make([]string, len(head))
-		for i, v := range pred {
-			if t.Task == data.Regression {
-				rec[0] = strconv.FormatFloat(v, 'g', 8, 64)
-			} else {
-				rec[0] = t.Classes[int(v)]
-			}
-			for c := 1; c < len(head); c++ {
-				rec[c] = strconv.FormatFloat(float64(p.At(i, c-1)), 'g', 6, 32)
-			}
-			if err := cw.Write(rec); err != nil {
-				return err
-			}
-		}
-		cw.Flush()
-		return cw.Error()
+		return pw.flush()
 	}
 	if *asJSON {
-		write = func(w io.Writer) error { return writeJSON(w, predictionsJSON(arg, t, pred, p, *proba)) }
+		write = func(w io.Writer) error {
+			var pred []float64
+			p := &data.Matrix{}
+			var err error
+			rows, err = predictChunks(ctx, t, df.path, chunks, func(pc *data.Matrix, d []float64) error {
+				pred = append(pred, d...)
+				p.Rows, p.Cols, p.Data = p.Rows+pc.Rows, pc.Cols, append(p.Data, pc.Data...)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			return writeJSON(w, predictionsJSON(arg, t, pred, p, *proba))
+		}
 	}
 	if *out == "" {
 		return write(stdout)
@@ -82,10 +97,88 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, map[string]any{"model": arg, "data": df.path, "out": *out, "rows": len(pred)})
+		return writeJSON(stdout, map[string]any{"model": arg, "data": df.path, "out": *out, "rows": rows})
 	}
-	fmt.Fprintf(stderr, "wrote %d predictions to %s\n", len(pred), *out)
+	fmt.Fprintf(stderr, "wrote %d predictions to %s\n", rows, *out)
 	return nil
+}
+
+// predictChunks predicts the rows of chunks with t and hands the class
+// probabilities (regression: the values) and decisions of each chunk to
+// emit, in file order. Reading, preprocessing, predicting and emitting run
+// in four goroutines, one chunk apart, so at most a few chunks are held at
+// once. It returns the number of rows predicted.
+func predictChunks(ctx context.Context, t *model.Trained, path string, chunks *data.Chunks, emit func(p *data.Matrix, pred []float64) error) (int, error) {
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	type step struct {
+		ch  *data.Chunk
+		x   *data.Matrix
+		p   *data.Matrix
+		err error
+	}
+	send := func(c chan<- step, s step) bool {
+		select {
+		case c <- s:
+			return s.err == nil
+		case <-ctx.Done():
+			return false
+		}
+	}
+	read, encoded, done := make(chan step, 1), make(chan step, 1), make(chan step, 1)
+	go func() {
+		defer close(read)
+		for {
+			ch, err := chunks.Next()
+			if err == io.EOF || !send(read, step{ch: ch, err: err}) {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(encoded)
+		for s := range read {
+			if s.err == nil {
+				if s.x, s.err = t.TransformRows(s.ch.Table, s.ch.First); s.err != nil {
+					s.err = fmt.Errorf("%s: %w", path, s.err)
+				}
+			}
+			if !send(encoded, s) {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(done)
+		for s := range encoded {
+			if s.err == nil {
+				if s.p, s.err = t.Learner.PredictProba(s.x); s.err != nil {
+					s.err = fmt.Errorf("%s: %w", path, s.err)
+				}
+			}
+			if !send(done, s) {
+				return
+			}
+		}
+	}()
+	rows := 0
+	var err error
+	for s := range done {
+		if err = s.err; err == nil {
+			err = emit(s.p, model.Decide(t.Task, s.p))
+		}
+		if err != nil {
+			break
+		}
+		rows += s.p.Rows
+	}
+	cancel()
+	for range done { // wait for the stages to stop
+	}
+	if err == nil {
+		err = parent.Err()
+	}
+	return rows, err
 }
 
 // predictionsJSON is the document of `gdt predict --json`: per row the
@@ -123,4 +216,94 @@ func predictionsJSON(path string, t *model.Trained, pred []float64, p *data.Matr
 func float32Decimal(v float32) float64 {
 	f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
 	return f
+}
+
+// predictionWriter writes the CSV of gdt predict: a header, then per row
+// the prediction and, with proba, every class probability. The bytes are
+// those of encoding/csv with strconv.FormatFloat fields (class names and
+// header fields are quoted by encoding/csv once, here), written through
+// one buffer.
+type predictionWriter struct {
+	w          *bufio.Writer
+	regression bool
+	proba      bool     // write the probabilities of the len(classes) classes
+	classes    [][]byte // CSV-encoded class names
+	head       []byte
+	line       []byte
+}
+
+func newPredictionWriter(w io.Writer, t *model.Trained, proba bool) *predictionWriter {
+	head := []string{"prediction"}
+	if proba {
+		for _, c := range t.Classes {
+			head = append(head, "p_"+c)
+		}
+	}
+	pw := &predictionWriter{w: bufio.NewWriterSize(w, 1<<16), regression: t.Task == data.Regression, proba: proba}
+	pw.head = csvLine(head...)
+	for _, c := range t.Classes {
+		pw.classes = append(pw.classes, bytes.TrimSuffix(csvLine(c), []byte("\n")))
+	}
+	return pw
+}
+
+// csvLine returns fields as encoding/csv writes them, newline included.
+func csvLine(fields ...string) []byte {
+	var b bytes.Buffer
+	cw := csv.NewWriter(&b)
+	cw.Write(fields)
+	cw.Flush()
+	return b.Bytes()
+}
+
+// write writes the rows of one chunk (and the header before the first).
+func (pw *predictionWriter) write(p *data.Matrix, pred []float64) error {
+	if pw.head != nil {
+		if _, err := pw.w.Write(pw.head); err != nil {
+			return err
+		}
+		pw.head = nil
+	}
+	for i, v := range pred {
+		b := pw.line[:0]
+		if pw.regression {
+			b = strconv.AppendFloat(b, v, 'g', 8, 64)
+		} else {
+			b = append(b, pw.classes[int(v)]...)
+		}
+		if pw.proba {
+			for _, q := range p.Row(i)[:len(pw.classes)] {
+				b = append(b, ',')
+				b = strconv.AppendFloat(b, float64(q), 'g', 6, 32)
+			}
+		}
+		b = append(b, '\n')
+		pw.line = b
+		if _, err := pw.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flush writes what is buffered (the header when there were no rows).
+func (pw *predictionWriter) flush() error {
+	if err := pw.write(&data.Matrix{}, nil); err != nil {
+		return err
+	}
+	return pw.w.Flush()
+}
+
+// startCPUProfile starts a CPU profile written to path and returns the
+// function that ends it.
+func startCPUProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
