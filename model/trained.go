@@ -160,10 +160,20 @@ func quoteList(s []string) string {
 
 // Transform applies the fitted pipeline to raw rows.
 func (t *Trained) Transform(X *data.Table) (*data.Matrix, error) {
+	return t.TransformRows(X, 0)
+}
+
+// TransformRows is Transform for rows that continue a longer input (a
+// chunk of a file): row i of X is called row first+i in error messages.
+func (t *Trained) TransformRows(X *data.Table, first int) (*data.Matrix, error) {
 	if err := t.check(X); err != nil {
 		return nil, err
 	}
-	return t.Pipeline.Transform(X)
+	m := data.NewMatrix(X.NumRows(), t.Pipeline.NumFeatures())
+	if err := t.Pipeline.TransformInto(m, X, first); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // PredictProba returns class probabilities (or regression predictions) for
