@@ -13,7 +13,7 @@ import (
 )
 
 // Formats lists the renderings Render supports.
-var Formats = []string{"text", "json", "dot", "svg"}
+var Formats = []string{"text", "json", "dot", "svg", "go"}
 
 // ViewOptions returns display options for the model's trees and
 // explanations: the task's head, class names, raw-unit conditions through
@@ -121,8 +121,16 @@ func (s *Summary) Text() string {
 // Render renders the model: text (summary, feature importance and the most
 // weighted trees, pruned with the training rows), json (the same as a
 // Summary: shape, importance, top trees), dot or svg (the most weighted
-// tree). Conditions are in raw units through p.
+// tree), go (generated Go source of the whole ensemble,
+// interpret.EnsembleGoSource; classification only). Conditions are in raw
+// units through p.
 func (m *Model) Render(format string, p *preprocess.Pipeline, classes []string) ([]byte, error) {
+	if format == "go" {
+		if m.Ensemble == nil {
+			return nil, errors.New("grande: model is not fitted")
+		}
+		return interpret.EnsembleGoSource(m.Ensemble, m.ViewOptions(p, classes), "model")
+	}
 	s, err := m.Summarize(p, classes)
 	if err != nil {
 		return nil, err

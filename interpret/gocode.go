@@ -43,25 +43,7 @@ func (v *View) GoSource(pkg string) ([]byte, error) {
 	if g.usesMath {
 		b.WriteString("import \"math\"\n\n")
 	}
-	b.WriteString("// Input holds the feature values the tree tests.\n")
-	if v.Options.Pipeline != nil {
-		b.WriteString("// Numeric columns are in their raw units (NaN = missing); categorical\n// columns hold the level's text (\"\" = missing).\n")
-	} else {
-		b.WriteString("// The values are in the model's (preprocessed) space.\n")
-	}
-	b.WriteString("type Input struct {\n")
-	for _, f := range g.order {
-		doc := fmt.Sprintf("%s is %s %q", f.ident, f.what, f.name)
-		if d := v.Options.description(f.name); d != "" {
-			doc += ": " + strings.ReplaceAll(d, "\n", " ")
-		}
-		fmt.Fprintf(&b, "\t// %s.\n\t%s %s", doc, f.ident, f.typ)
-		if !strings.ContainsAny(f.name, "\"`\\") {
-			fmt.Fprintf(&b, " `json:%q`", f.name)
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("}\n\n")
+	g.writeInput(&b)
 	if v.Options.regression() {
 		if v.Tree.Outputs == 1 {
 			b.WriteString("// Predict returns the tree's prediction for x.\nfunc Predict(x Input) float64 {\n")
@@ -86,6 +68,30 @@ func (v *View) GoSource(pkg string) ([]byte, error) {
 	return src, nil
 }
 
+// writeInput writes the Input struct of the fields g has collected.
+func (g *goGen) writeInput(b *strings.Builder) {
+	o := g.v.Options
+	b.WriteString("// Input holds the feature values the model tests.\n")
+	if o.Pipeline != nil {
+		b.WriteString("// Numeric columns are in their raw units (NaN = missing); categorical\n// columns hold the level's text (\"\" = missing).\n")
+	} else {
+		b.WriteString("// The values are in the model's (preprocessed) space.\n")
+	}
+	b.WriteString("type Input struct {\n")
+	for _, f := range g.order {
+		doc := fmt.Sprintf("%s is %s %q", f.ident, f.what, f.name)
+		if d := o.description(f.name); d != "" {
+			doc += ": " + strings.ReplaceAll(d, "\n", " ")
+		}
+		fmt.Fprintf(b, "\t// %s.\n\t%s %s", doc, f.ident, f.typ)
+		if !strings.ContainsAny(f.name, "\"`\\") {
+			fmt.Fprintf(b, " `json:%q`", f.name)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("}\n\n")
+}
+
 // goField is a field of the generated Input struct.
 type goField struct {
 	name  string // raw column (or feature) name
@@ -106,6 +112,7 @@ func (v *View) goGen() *goGen {
 
 type goGen struct {
 	v        *View
+	leafExpr func(i int) string // the returned expression at leaf i (nil: g.leaf)
 	fields   map[string]*goField
 	order    []*goField
 	idents   map[string]bool
@@ -178,7 +185,11 @@ func (g *goGen) node(b *strings.Builder, i, indent int) {
 	pad := strings.Repeat("\t", indent)
 	n := &g.v.Tree.Nodes[i]
 	if n.IsLeaf() {
-		b.WriteString(pad + "return " + g.leaf(i) + "\n")
+		if g.leafExpr != nil {
+			b.WriteString(pad + "return " + g.leafExpr(i) + "\n")
+		} else {
+			b.WriteString(pad + "return " + g.leaf(i) + "\n")
+		}
 		return
 	}
 	c := g.v.Conditions[i]

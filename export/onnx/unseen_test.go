@@ -1,0 +1,322 @@
+package onnx
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/export/exporttest"
+	"github.com/gdt-ml/gdt/interpret"
+	"github.com/gdt-ml/gdt/model"
+)
+
+// unseenRows returns test rows of the exporttest schema with unseen levels
+// ("purple", "XL") in both categorical columns, alone and together, with
+// missing values and with training levels.
+func unseenRows() *data.Table {
+	tab := withEdgeRows(exporttest.Dataset(data.Binary, 80, 99).X)
+	n := tab.NumRows()
+	for _, c := range tab.Columns {
+		if c.Kind != data.Categorical {
+			continue
+		}
+		unseen := int32(slices.Index(c.Levels, "purple"))
+		if unseen < 0 {
+			c.Levels = append(c.Levels, "XL")
+			unseen = int32(len(c.Levels) - 1)
+		}
+		for i := 0; i < n; i += 3 { // every third row: an unseen level
+			c.Codes[i] = unseen
+		}
+	}
+	return tab
+}
+
+// jsonLeaf routes raw row i of tab down a JSON rendering by its stated raw
+// conditions (Condition.Raw): numeric "v ≤ Threshold" with missing values
+// where MissingLeft says; categorical levels by LeftLevels/RightLevels, an
+// unseen level where UnseenLeft says, a missing value where MissingLeft
+// says.
+func jsonLeaf(t *testing.T, n *interpret.JSONNode, tab *data.Table, i int) *interpret.JSONNode {
+	for n.Condition != nil {
+		r := n.Condition.Raw
+		col := tab.Col(r.Column)
+		var left bool
+		switch {
+		case col.IsMissing(i):
+			left = r.MissingLeft
+		case r.Numeric:
+			left = col.Num[i] <= r.Threshold
+		case slices.Contains(r.LeftLevels, col.String(i)):
+			left = true
+		case slices.Contains(r.RightLevels, col.String(i)):
+			left = false
+		default:
+			left = r.UnseenLeft
+		}
+		// the side unseen levels go is marked in the stated condition
+		if !r.Numeric {
+			side := n.Condition.False
+			if r.UnseenLeft {
+				side = n.Condition.True
+			}
+			if !strings.Contains(side, "or unseen") && !strings.Contains(side, "!=") && !strings.Contains(side, "is an unseen level") {
+				t.Fatalf("node %d: unseen levels go %v but %q does not say so", n.ID, map[bool]string{true: "left", false: "right"}[r.UnseenLeft], side)
+			}
+		}
+		if left {
+			n = n.Left
+		} else {
+			n = n.Right
+		}
+	}
+	return n
+}
+
+// conditionsOf collects the conditions of a JSON tree.
+func conditionsOf(n *interpret.JSONNode, out []string) []string {
+	if n == nil || n.Condition == nil {
+		return out
+	}
+	out = append(out, n.Condition.True)
+	return conditionsOf(n.Right, conditionsOf(n.Left, out))
+}
+
+// TestUnseenLevelsAgree checks the unseen-level rule end to end: for every
+// kind, on rows with unseen levels (and missing values), the model's
+// prediction, the route the JSON rendering states (its raw conditions),
+// the generated Go code (compiled and run) and the ONNX graph (evaluated
+// by the test evaluator; ort_test.go runs ONNX Runtime on it when
+// present) give the same class and probability; text, DOT and SVG show
+// the same conditions, whose categorical sides say where unseen levels
+// go. GradTree and GRANDE render through `gdt show`'s Render (GRANDE's
+// text, JSON, DOT and SVG show its most weighted trees, pruned; its
+// generated Go the whole ensemble). CART's `show` renders text only (its
+// ONNX export on unseen levels is checked by TestExportMatchesModel).
+func TestUnseenLevelsAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains models and compiles generated code (-short)")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		if goBin = filepath.Join(runtime.GOROOT(), "bin", "go"); !fileExists(goBin) {
+			t.Skip("no go toolchain: cannot compile the generated code")
+		}
+	}
+	cases := []exportCase{
+		{"gradtree", "gt-paper", data.Binary, nil}, // leave-one-out with the rows' own targets
+		{"gradtree", "gr-paper", data.Binary, nil}, // ordinal and one-hot
+		{"grande", "", data.Binary, nil},
+		{"grande", "gt-paper", data.Binary, map[string]string{"estimator_weights": "estimator"}},
+	}
+	tab := unseenRows()
+	n := tab.NumRows()
+	dir := t.TempDir()
+	write := func(name, src string) {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type want struct {
+		label string
+		proba float32
+	}
+	wants := make([][]want, len(cases))
+	for k, c := range cases {
+		m := trainCase(t, c)
+		proba, err := m.PredictProba(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decided := model.Decide(m.Task, proba)
+		for i := 0; i < n; i++ {
+			cl := int(decided[i])
+			wants[k] = append(wants[k], want{m.Classes[cl], proba.Data[i*proba.Cols+cl]})
+		}
+		name := caseName(c)
+		// ONNX
+		om, err := Export(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, err := evaluate(&om.Graph, inputsOf(tab))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < n; i++ {
+			w := wants[k][i]
+			if env[OutputLabel].s[i] != w.label || env[OutputProbabilities].f[i*proba.Cols+slices.Index(m.Classes, w.label)] != w.proba {
+				t.Errorf("%s row %d: ONNX %s, model %s (p = %v)", name, i, env[OutputLabel].s[i], w.label, w.proba)
+			}
+		}
+		// renderings and generated Go
+		var text, dot, svg, src []byte
+		var js []byte
+		{
+			render := func(f string) []byte {
+				b, err := m.Render(f)
+				if err != nil {
+					t.Fatalf("%s: show --format %s: %v", name, f, err)
+				}
+				return b
+			}
+			text, dot, svg, js, src = render("text"), render("dot"), render("svg"), render("json"), render("go")
+			src = []byte(strings.Replace(string(src), "package model", "package m"+strconv.Itoa(k), 1))
+		}
+		var roots []*interpret.JSONNode
+		if c.kind == "grande" {
+			var s struct {
+				TopTrees []struct{ Tree interpret.JSONTree } `json:"top_trees"`
+			}
+			if err := json.Unmarshal(js, &s); err != nil {
+				t.Fatal(err)
+			}
+			for _, tt := range s.TopTrees {
+				roots = append(roots, tt.Tree.Root)
+			}
+		} else {
+			var jt interpret.JSONTree
+			if err := json.Unmarshal(js, &jt); err != nil {
+				t.Fatal(err)
+			}
+			roots = append(roots, jt.Root)
+			// the stated route gives the prediction
+			for i := 0; i < n; i++ {
+				leaf := jsonLeaf(t, jt.Root, tab, i)
+				w := wants[k][i]
+				if leaf.Outcome.Label != w.label || math.Abs(leaf.Outcome.Proba-float64(w.proba)) > 1e-6 {
+					t.Errorf("%s row %d: JSON route to node %d says %s (p = %v), model %s (p = %v)", name, i, leaf.ID, leaf.Outcome.Label, leaf.Outcome.Proba, w.label, w.proba)
+				}
+			}
+		}
+		for r, root := range roots {
+			for i := 0; i < n; i++ {
+				jsonLeaf(t, root, tab, i) // checks the unseen side is marked
+			}
+			shown := map[string][]byte{"text": text, "dot": dot, "svg": svg}
+			if r > 0 { // GRANDE draws its most weighted tree only
+				shown = map[string][]byte{"text": text}
+			}
+			for _, cond := range conditionsOf(root, nil) {
+				for f, b := range shown {
+					s := string(b)
+					if f == "svg" {
+						s = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&", "&quot;", `"`).Replace(s)
+					}
+					if !strings.Contains(s, cond) {
+						t.Errorf("%s: the %s rendering lacks the condition %q", name, f, cond)
+					}
+				}
+			}
+		}
+		write(filepath.Join("m"+strconv.Itoa(k), "model.go"), string(src))
+	}
+	// one program runs every generated package on every row
+	write("go.mod", "module gen\n\ngo 1.21\n")
+	rows := make([]map[string]any, n)
+	for i := range rows {
+		rows[i] = map[string]any{}
+		for _, c := range tab.Columns {
+			switch {
+			case c.Kind == data.Numeric && math.IsNaN(c.Num[i]):
+				rows[i][c.Name] = nil // NaN
+			case c.Kind == data.Numeric:
+				rows[i][c.Name] = c.Num[i]
+			default:
+				rows[i][c.Name] = c.String(i)
+			}
+		}
+	}
+	rowsJSON, err := json.Marshal(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("rows.json", string(rowsJSON))
+	var main strings.Builder
+	main.WriteString("package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"math\"\n\t\"os\"\n\t\"reflect\"\n\t\"strconv\"\n")
+	for k := range cases {
+		fmt.Fprintf(&main, "\t\"gen/m%d\"\n", k)
+	}
+	main.WriteString(`)
+
+// fill sets the fields of the struct p points to from row by their json tags
+// (a null or absent number is NaN).
+func fill(p any, row map[string]any) {
+	v := reflect.ValueOf(p).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		name := v.Type().Field(i).Tag.Get("json")
+		switch f.Kind() {
+		case reflect.String:
+			s, _ := row[name].(string)
+			f.SetString(s)
+		case reflect.Float64, reflect.Float32:
+			x, ok := row[name].(float64)
+			if !ok {
+				x = math.NaN()
+			}
+			f.SetFloat(x)
+		}
+	}
+}
+
+func main() {
+	b, err := os.ReadFile("rows.json")
+	if err != nil {
+		panic(err)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(b, &rows); err != nil {
+		panic(err)
+	}
+	for _, row := range rows {
+`)
+	for k := range cases {
+		fmt.Fprintf(&main, "\t\t{\n\t\t\tvar x m%d.Input\n\t\t\tfill(&x, row)\n\t\t\tl, p := m%d.Classify(x)\n\t\t\tfmt.Println(%d, l, strconv.FormatFloat(p, 'g', -1, 64))\n\t\t}\n", k, k, k)
+	}
+	main.WriteString("\t}\n}\n")
+	write("main.go", main.String())
+	cmd := exec.Command(goBin, "run", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GO111MODULE=on")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run: %v\n%.3000s", err, out)
+	}
+	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+	if len(lines) != n*len(cases) {
+		t.Fatalf("the generated code printed %d lines, want %d", len(lines), n*len(cases))
+	}
+	for j, line := range lines {
+		i, k := j/len(cases), j%len(cases)
+		f := strings.Fields(line)
+		if len(f) != 3 || f[0] != strconv.Itoa(k) {
+			t.Fatalf("line %q", line)
+		}
+		p, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := wants[k][i]
+		// GRANDE's generated code sums with the predictor's tables: bit
+		// for bit; single trees return the head's float64 probability.
+		if f[1] != w.label || float32(p) != w.proba && math.Abs(p-float64(w.proba)) > 1e-6 {
+			t.Errorf("%s row %d: generated Go %s (p = %v), model %s (p = %v)", caseName(cases[k]), i, f[1], p, w.label, w.proba)
+		}
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
