@@ -72,7 +72,7 @@ func ExampleView_GoSource() {
 	// // Package scoring evaluates a decision tree learned by gdt (1 internal node, 2 leaves).
 	// package scoring
 	//
-	// // Input holds the feature values the tree tests.
+	// // Input holds the feature values the model tests.
 	// // The values are in the model's (preprocessed) space.
 	// type Input struct {
 	// 	// Score is the model-space feature "score".
