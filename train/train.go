@@ -1,6 +1,6 @@
 // Package train is gdt's generic fit loop: minibatches over shuffled rows,
-// validation after every epoch, early stopping with patience, restoring the
-// best weights, and random restarts that keep the run with the lowest
+// validation after every epoch (or every so many steps), early stopping
+// with patience, restoring the best weights, and random restarts that keep the run with the lowest
 // validation loss. It knows nothing about trees: a model plugs in through
 // the Run interface. Restarts run in parallel; the result does not depend
 // on how many run at once.
@@ -35,8 +35,19 @@ type Run interface {
 type Config struct {
 	BatchSize int // rows per step (default 128); capped at ceil(N/2) as the reference does
 	MaxEpochs int // default 10,000
-	Patience  int // epochs without improvement before stopping (default 200)
-	// MinDelta: an epoch improves when its validation loss is below
+	// Patience is the number of validation checks without improvement
+	// before stopping (default 200): epochs, or with EvalEvery the checks
+	// it makes.
+	Patience int
+	// EvalEvery > 0 checks the validation loss every EvalEvery training
+	// steps, or every epoch when an epoch has fewer steps (steps counted
+	// across epochs), instead of at the end of every epoch (0, the
+	// default): a large training set is checked several times an epoch, so
+	// early stopping and the restored best weights do not wait for the
+	// ends of long epochs, and a small one still every epoch. A run that
+	// ends on MaxEpochs gets a last check.
+	EvalEvery int
+	// MinDelta: a check improves when its validation loss is below
 	// best − MinDelta (default 0: strictly lower).
 	MinDelta float64
 	Restarts int // number of runs (default 1); the best by validation loss is kept
@@ -92,10 +103,15 @@ func (c Config) withDefaults(n int) Config {
 // RestartSeed returns the seed of restart r.
 func RestartSeed(seed uint64, r int) uint64 { return seed + uint64(r*(r+1)/2) }
 
-// Epoch is the record of one epoch.
+// Epoch is the record of one validation check: of one epoch, or of the
+// steps since the previous check with Config.EvalEvery.
 type Epoch struct {
-	TrainLoss float64 // mean of the batch losses
+	TrainLoss float64 // mean of the batch losses since the previous check
 	ValidLoss float64
+	// Epoch and Step (1-based, steps counted across epochs) locate a check
+	// made with Config.EvalEvery; both are 0 without it.
+	Epoch int `json:",omitempty"`
+	Step  int `json:",omitempty"`
 }
 
 // RunReport summarises one restart.
@@ -104,10 +120,13 @@ type RunReport struct {
 	Seed      uint64
 	BestLoss  float64 // best validation loss
 	BestEpoch int     // 1-based epoch of the best validation loss
-	Epochs    int     // epochs trained
-	Stopped   bool    // early stopping fired
-	Seconds   float64
-	History   []Epoch
+	// BestStep is the 1-based step (across epochs) of the best validation
+	// loss with Config.EvalEvery, else 0.
+	BestStep int  `json:",omitempty"`
+	Epochs   int  // epochs trained (the last one may be partial with EvalEvery)
+	Stopped  bool // early stopping fired
+	Seconds  float64
+	History  []Epoch
 }
 
 // Report summarises a fit.
@@ -208,17 +227,57 @@ func fitOne(ctx context.Context, n int, cfg Config, r int, newRun NewRun, progre
 	shuffler := rng.New(uint32(seed ^ seed>>32))
 	wait := 0
 	snapshotted := false
-	for epoch := 1; epoch <= cfg.MaxEpochs; epoch++ {
+	every := 0 // steps between checks (0: at epoch ends)
+	if cfg.EvalEvery > 0 {
+		perEpoch := (n + cfg.BatchSize - 1) / cfg.BatchSize
+		if cfg.DropRemainder && n > cfg.BatchSize {
+			perEpoch = n / cfg.BatchSize
+		}
+		every = min(cfg.EvalEvery, perEpoch)
+	}
+	var sum float64 // batch losses since the last check
+	batches, steps := 0, 0
+	// check validates, records the check and reports whether to stop.
+	check := func(epoch int) (bool, error) {
+		vl, err := run.ValidLoss()
+		if err != nil {
+			return false, fmt.Errorf("epoch %d: validation: %w", epoch, err)
+		}
+		if math.IsNaN(vl) {
+			return false, fmt.Errorf("epoch %d: validation loss is NaN (diverged; try smaller learning rates)", epoch)
+		}
+		e := Epoch{TrainLoss: sum / float64(batches), ValidLoss: vl}
+		if cfg.EvalEvery > 0 {
+			e.Epoch, e.Step = epoch, steps
+		}
+		sum, batches = 0, 0
+		rep.History = append(rep.History, e)
+		if vl < rep.BestLoss-cfg.MinDelta {
+			rep.BestLoss, rep.BestEpoch = vl, epoch
+			if cfg.EvalEvery > 0 {
+				rep.BestStep = steps
+			}
+			run.Snapshot()
+			snapshotted = true
+			wait = 0
+		} else {
+			wait++
+		}
+		progress(Progress{Restart: r, Restarts: cfg.Restarts, Epoch: epoch, TrainLoss: e.TrainLoss,
+			ValidLoss: vl, BestLoss: rep.BestLoss, Wait: wait})
+		rep.Stopped = wait >= cfg.Patience
+		return rep.Stopped, nil
+	}
+	for epoch := 1; epoch <= cfg.MaxEpochs && !rep.Stopped; epoch++ {
 		if err := ctx.Err(); err != nil {
 			return nil, rep, err
 		}
 		shuffler.Shuffle(order)
-		var sum float64
-		batches := 0
+		rep.Epochs = epoch
 		for lo := 0; lo < n; lo += cfg.BatchSize {
 			hi := lo + cfg.BatchSize
 			if hi > n {
-				if cfg.DropRemainder && batches > 0 {
+				if cfg.DropRemainder && lo > 0 {
 					break
 				}
 				hi = n
@@ -229,32 +288,21 @@ func fitOne(ctx context.Context, n int, cfg Config, r int, newRun NewRun, progre
 			}
 			sum += loss
 			batches++
+			steps++
+			if every > 0 && steps%every == 0 {
+				if stop, err := check(epoch); err != nil {
+					return nil, rep, err
+				} else if stop {
+					break
+				}
+			}
 		}
-		vl, err := run.ValidLoss()
-		if err != nil {
-			return nil, rep, fmt.Errorf("epoch %d: validation: %w", epoch, err)
+		if every == 0 || (epoch == cfg.MaxEpochs && batches > 0) {
+			if _, err := check(epoch); err != nil {
+				return nil, rep, err
+			}
 		}
-		if math.IsNaN(vl) {
-			return nil, rep, fmt.Errorf("epoch %d: validation loss is NaN (diverged; try smaller learning rates)", epoch)
-		}
-		e := Epoch{TrainLoss: sum / float64(batches), ValidLoss: vl}
-		rep.History = append(rep.History, e)
-		rep.Epochs = epoch
-		if vl < rep.BestLoss-cfg.MinDelta {
-			rep.BestLoss, rep.BestEpoch = vl, epoch
-			run.Snapshot()
-			snapshotted = true
-			wait = 0
-		} else {
-			wait++
-		}
-		progress(Progress{Restart: r, Restarts: cfg.Restarts, Epoch: epoch, TrainLoss: e.TrainLoss,
-			ValidLoss: vl, BestLoss: rep.BestLoss, Wait: wait})
-		if wait >= cfg.Patience {
-			rep.Stopped = true
-			break
-		}
-		if sl != nil && epoch < cfg.MaxEpochs {
+		if sl != nil && epoch < cfg.MaxEpochs && !rep.Stopped {
 			if err := sl.offer(ctx, r, wait); err != nil {
 				return nil, rep, err
 			}

@@ -149,3 +149,64 @@ func TestErrorsAndCancel(t *testing.T) {
 		t.Fatal("no rows accepted")
 	}
 }
+
+func TestEvalEveryChecksBetweenEpochs(t *testing.T) {
+	// 10 rows in batches of 4, 4, 2: three steps per epoch, a check every
+	// two steps (steps 2, 4, 6, …), so checks fall inside and at the ends
+	// of epochs.
+	script := []float64{5, 4, 3, 3.5, 3.2, 3.1, 9}
+	var run *quadRun
+	best, rep, err := Fit(context.Background(), 10, Config{Patience: 3, BatchSize: 4, EvalEvery: 2},
+		func(r int, seed uint64) (Run, error) {
+			run = &quadRun{target: 1, lr: 0.1, script: script, rowsSeen: map[int]int{}}
+			return run, nil
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Runs[0]
+	if r.BestStep != 6 || r.BestEpoch != 2 || r.Epochs != 4 || !r.Stopped || r.BestLoss != 3 || len(r.History) != 6 {
+		t.Fatalf("report %+v", r)
+	}
+	if h := r.History[3]; h.Epoch != 3 || h.Step != 8 {
+		t.Fatalf("check 4 at epoch %d step %d, want epoch 3 step 8", h.Epoch, h.Step)
+	}
+	if run.steps != 12 {
+		t.Fatalf("%d steps, want 12 (stop right after the sixth check)", run.steps)
+	}
+	if best.(*quadRun).w != best.(*quadRun).saved {
+		t.Fatal("best weights not restored")
+	}
+}
+
+func TestEvalEveryAtLeastEveryEpoch(t *testing.T) {
+	// 3 steps per epoch and EvalEvery 5: a check every epoch (every 3
+	// steps), as an epoch is shorter than 5 steps.
+	_, rep, err := Fit(context.Background(), 10, Config{Patience: 10, BatchSize: 4, EvalEvery: 5, MaxEpochs: 2},
+		func(r int, seed uint64) (Run, error) {
+			return &quadRun{target: 1, lr: 0.1, rowsSeen: map[int]int{}}, nil
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Runs[0]
+	if len(r.History) != 2 || r.History[0].Step != 3 || r.History[1].Step != 6 || r.Stopped {
+		t.Fatalf("report %+v", r)
+	}
+}
+
+func TestEvalEveryLastCheckAtMaxEpochs(t *testing.T) {
+	// 5 steps per epoch, a check every 2 steps, one epoch: checks after
+	// steps 2 and 4, and a last one for step 5.
+	_, rep, err := Fit(context.Background(), 10, Config{Patience: 10, BatchSize: 2, EvalEvery: 2, MaxEpochs: 1},
+		func(r int, seed uint64) (Run, error) {
+			return &quadRun{target: 1, lr: 0.1, rowsSeen: map[int]int{}}, nil
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Runs[0]
+	if len(r.History) != 3 || r.History[1].Step != 4 || r.History[2].Step != 5 || r.BestStep != 5 {
+		t.Fatalf("report %+v", r)
+	}
+}
