@@ -60,7 +60,7 @@ func TestRunDeterministicAcrossWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ignore := cmpopts.IgnoreFields(Result{}, "FitSeconds", "PredictSeconds")
+	ignore := cmpopts.IgnoreFields(Result{}, "FitSeconds", "FitCPUSeconds", "PredictSeconds")
 	if diff := cmp.Diff(a, b, ignore); diff != "" {
 		t.Fatalf("results depend on the number of workers:\n%s", diff)
 	}
@@ -80,7 +80,8 @@ func TestRunDeterministicAcrossWorkers(t *testing.T) {
 
 func TestCSVRoundTrip(t *testing.T) {
 	rs := []Result{{Suite: "s", Dataset: "d", Task: "binary", Model: "cart", Trial: 3, Seed: 45, F1Macro: 0.75, Accuracy: 0.8,
-		BalancedAccuracy: 0.7, ROCAUC: 0.9, FitSeconds: 0.0123, PredictSeconds: 0.00012, NNodes: 17, NTrain: 100, NTest: 25},
+		BalancedAccuracy: 0.7, ROCAUC: 0.9, FitSeconds: 0.0123, PredictSeconds: 0.00012, NNodes: 17, NTrain: 100, NTest: 25,
+		ValidF1Macro: 0.625, FitCPUSeconds: 0.0234},
 		{Suite: "s", Dataset: "d", Model: "x", Err: "boom, with a comma"}}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rs); err != nil {

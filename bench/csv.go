@@ -11,7 +11,7 @@ import (
 // csvHeader is the column order of the results file.
 var csvHeader = []string{"suite", "dataset", "task", "model", "trial", "seed",
 	"f1_macro", "accuracy", "balanced_accuracy", "roc_auc", "r2", "mse",
-	"fit_seconds", "predict_seconds", "n_nodes", "n_train", "n_test", "error"}
+	"fit_seconds", "predict_seconds", "n_nodes", "n_train", "n_test", "error", "valid_f1_macro", "fit_cpu_seconds"}
 
 // WriteCSV writes results as CSV with a header row.
 func WriteCSV(w io.Writer, rs []Result) error {
@@ -24,7 +24,7 @@ func WriteCSV(w io.Writer, rs []Result) error {
 		rec := []string{r.Suite, r.Dataset, r.Task, r.Model, strconv.Itoa(r.Trial), strconv.Itoa(r.Seed),
 			f(r.F1Macro), f(r.Accuracy), f(r.BalancedAccuracy), f(r.ROCAUC), f(r.R2), f(r.MSE),
 			strconv.FormatFloat(r.FitSeconds, 'f', 4, 64), strconv.FormatFloat(r.PredictSeconds, 'f', 5, 64),
-			strconv.Itoa(r.NNodes), strconv.Itoa(r.NTrain), strconv.Itoa(r.NTest), r.Err}
+			strconv.Itoa(r.NNodes), strconv.Itoa(r.NTrain), strconv.Itoa(r.NTest), r.Err, f(r.ValidF1Macro), strconv.FormatFloat(r.FitCPUSeconds, 'f', 4, 64)}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func ReadCSV(r io.Reader, name string) ([]Result, error) {
 			k string
 			p *float64
 		}{{"f1_macro", &r.F1Macro}, {"accuracy", &r.Accuracy}, {"balanced_accuracy", &r.BalancedAccuracy}, {"roc_auc", &r.ROCAUC},
-			{"fit_seconds", &r.FitSeconds}, {"predict_seconds", &r.PredictSeconds}, {"r2", &r.R2}, {"mse", &r.MSE}}
+			{"valid_f1_macro", &r.ValidF1Macro}, {"fit_seconds", &r.FitSeconds}, {"fit_cpu_seconds", &r.FitCPUSeconds}, {"predict_seconds", &r.PredictSeconds}, {"r2", &r.R2}, {"mse", &r.MSE}}
 		for _, f := range floats {
 			if *f.p, err = kc.Float(f.k, 0); err != nil {
 				return nil, err

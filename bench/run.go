@@ -15,23 +15,32 @@ import (
 
 // Result is one (dataset, model, trial) outcome: one CSV row.
 type Result struct {
-	Suite            string
-	Dataset          string
-	Task             string
-	Model            string
-	Trial            int
-	Seed             int
-	F1Macro          float64
+	Suite   string
+	Dataset string
+	Task    string
+	Model   string
+	Trial   int
+	Seed    int
+	F1Macro float64
+	// ValidF1Macro is the macro F1 on the fold's validation rows, for
+	// learners that early-stop on them (0 otherwise): a score a
+	// configuration may be chosen by without looking at the test rows.
+	ValidF1Macro     float64
 	Accuracy         float64
 	BalancedAccuracy float64
 	ROCAUC           float64
 	R2, MSE          float64 // regression tasks (the classification scores stay 0)
 	FitSeconds       float64
-	PredictSeconds   float64
-	NNodes           int
-	NTrain           int
-	NTest            int
-	Err              string // non-empty when the fit or prediction failed
+	// FitCPUSeconds is the CPU time (user + system) the process spent
+	// during the fit: a load-independent cost where the wall time depends
+	// on what else the machine runs, but only with one job at a time
+	// (--workers 1); with more it includes the other jobs' work.
+	FitCPUSeconds  float64
+	PredictSeconds float64
+	NNodes         int
+	NTrain         int
+	NTest          int
+	Err            string // non-empty when the fit or prediction failed
 }
 
 // Options configure a benchmark run.
@@ -260,9 +269,10 @@ func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[s
 			train, valid = merged, nil
 		}
 		r.NTrain = len(train.Y)
-		start := time.Now()
+		start, cpu := time.Now(), cpuSeconds()
 		err := learner.Fit(ctx, prep.Problem, train, valid)
 		r.FitSeconds = time.Since(start).Seconds()
+		r.FitCPUSeconds = cpuSeconds() - cpu
 		if err != nil {
 			if ctx.Err() != nil {
 				return finished(out), ctx.Err()
@@ -286,6 +296,16 @@ func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[s
 			continue
 		}
 		score(&r, prep.Problem, prep.Test.Y, proba)
+		if valid != nil && prep.Problem.Task != data.Regression {
+			vp, err := learner.PredictProba(valid.X)
+			if err != nil {
+				r.Err = fmt.Sprintf("validation rows: %v", err)
+			} else {
+				var v Result
+				score(&v, prep.Problem, valid.Y, vp)
+				r.ValidF1Macro = v.F1Macro
+			}
+		}
 		r.NNodes = learner.NumNodes()
 		out[i] = r
 		if report != nil {
