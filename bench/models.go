@@ -6,7 +6,7 @@ import (
 	_ "github.com/gdt-ml/gdt/cart"     // registers the "cart" kind
 	_ "github.com/gdt-ml/gdt/forest"   // registers the "random-forest" kind
 	_ "github.com/gdt-ml/gdt/gradtree" // registers the "gradtree" kind
-	_ "github.com/gdt-ml/gdt/grande"   // registers the "grande" kind
+	"github.com/gdt-ml/gdt/grande"     // registers the "grande" and "grande-fast" kinds
 )
 
 // registerKind registers a benchmark model that is a learner kind with
@@ -37,6 +37,7 @@ func init() {
 	registerKind("cart-full", "cart", "CART grown until pure (no depth limit)", "", map[string]string{"depth": "none"})
 	registerKind("cart-entropy", "cart", "CART, depth 10, entropy", "", map[string]string{"depth": "10", "criterion": "entropy"})
 	registerKind("grande", "grande", "GRANDE with the published defaults (2048 trees of depth 6, instance-wise leaf weights, Adam 0.005/0.01/0.01/0.01, softsign, 80 % of the features per tree (10…50), focal loss γ = 2 with balanced class weights, batch 64, patience 25)", "GRANDE", nil)
+	registerKind("grande-fast", "grande-fast", "GRANDE with defaults for time to quality on CPUs: "+grande.FastSummary+" (otherwise the published defaults)", "", nil)
 	registerKind("grande-estimator-weights", "grande", "GRANDE ablation: one weight per tree instead of instance-wise leaf weights (otherwise the published defaults)", "",
 		map[string]string{"estimator_weights": "estimator"})
 	registerKind("random-forest", "random-forest", "random forest, scikit-learn's RandomForestClassifier defaults (100 trees, √n features per split, bootstrap, fully grown)", "RandomForest", nil)

@@ -59,9 +59,24 @@ type Config struct {
 	// balanced weights of the training labels, per sample) or "none".
 	ClassWeights string
 
+	// Intercept is "auto" (default): on small training sets (SmallData)
+	// the output intercept is fitted on the validation rows after
+	// training; "validation" fits it always, "none" never. Regression
+	// never fits it.
+	Intercept string `json:",omitempty"`
+
 	BatchSize int // default 64, then min(·, ⌈N/2⌉) and +1 while N mod B = 1
 	MaxEpochs int // default 10,000
-	Patience  int // early-stopping patience in epochs (default 25)
+	// Patience is the early-stopping patience in validation checks
+	// without improvement (default 25): epochs, or with EvalEvery checks
+	// every EvalEvery steps.
+	Patience int
+	// EvalEvery > 0 checks the validation loss every EvalEvery training
+	// steps (counted across epochs; at least every epoch) instead of after
+	// every epoch (0, the default), so early stopping and the restored
+	// best weights do not wait for the ends of long epochs
+	// (train.Config.EvalEvery).
+	EvalEvery int `json:",omitempty"`
 	Restarts  int // random restarts, the best by validation loss is kept (default 1)
 
 	Seed int64 // model seed (default 42); restart r uses Seed + r(r+1)/2
@@ -216,6 +231,12 @@ var Options = &option.List[Config]{Kind: "grande", Options: []option.Option[Conf
 	option.IntOpt("epochs", "10000", 1, option.Unbounded, model.MeaningEpochs, func(c *Config) any { return &c.MaxEpochs }).Also("max_epochs"),
 	option.IntOpt("patience", "25", 1, option.Unbounded, model.MeaningPatience, func(c *Config) any { return &c.Patience }).
 		Also("early_stopping_epochs"),
+	option.IntOpt("eval_every", "0", 0, option.Unbounded,
+		"check the validation loss every so many training steps (at least every epoch; patience then counts checks); 0: after every epoch",
+		func(c *Config) any { return &c.EvalEvery }),
+	option.ChoiceOpt("intercept", "auto", []string{"auto", "validation", "none"},
+		"fit the output intercept on the validation rows after training: auto below 4·2^depth training rows (grande.SmallData), validation always, none never",
+		func(c *Config) any { return &c.Intercept }),
 	option.IntOpt("restarts", "1", 1, option.Unbounded, model.MeaningRestarts, func(c *Config) any { return &c.Restarts }),
 	option.IntOpt("seed", "42", 0, option.Unbounded, model.MeaningSeed, func(c *Config) any { return &c.Seed }).Also("random_seed"),
 	option.IntOpt("workers", "0", 0, option.Unbounded, model.MeaningWorkers, func(c *Config) any { return &c.Workers }),

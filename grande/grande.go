@@ -37,6 +37,10 @@ type Model struct {
 	// weight per tree) and every node's training-row count. Prediction,
 	// explanations and renderings need nothing else.
 	Ensemble *ensemble.Ensemble
+	// Intercept is the constant added to every raw output after training
+	// (fitted on the validation rows; see Config.Intercept), already
+	// included in the leaf values; nil when none was fitted.
+	Intercept Float32s `json:",omitempty"`
 	// Dense holds the full dense parameters (only with Config.SaveDense).
 	Dense *Dense `json:",omitempty"`
 	// MeanWeights is every tree's instance-wise weight a_e(x) averaged
@@ -170,7 +174,7 @@ func (m *Model) Fit(ctx context.Context, p model.Problem, trainData, valid *mode
 		return m.newRun(c, seed, lc, bs, ne, trainData.X, yTrain, valid.X, yValid)
 	}
 	best, rep, err := train.Fit(ctx, n, train.Config{
-		BatchSize: bs, MaxEpochs: c.MaxEpochs, Patience: c.Patience, Restarts: c.Restarts,
+		BatchSize: bs, MaxEpochs: c.MaxEpochs, Patience: c.Patience, EvalEvery: c.EvalEvery, Restarts: c.Restarts,
 		Seed: uint64(c.Seed), DropRemainder: true, Parallel: c.Parallel,
 	}, newRun, m.Progress)
 	if err != nil {
@@ -183,6 +187,11 @@ func (m *Model) Fit(ctx context.Context, p model.Problem, trainData, valid *mode
 		return err
 	}
 	m.kernel.Prepare()
+	if c.Intercept == "validation" || (c.Intercept == "auto" && SmallData(n, c.Depth)) {
+		if err := m.fitIntercept(valid.X, yValid, c.ClassWeights == "balanced"); err != nil {
+			return err
+		}
+	}
 	m.Subsets = make(Int32s, 0, c.Trees*ne)
 	for e := 0; e < c.Trees; e++ {
 		for k := 0; k < ne; k++ {

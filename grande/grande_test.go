@@ -378,13 +378,15 @@ func TestParseOptions(t *testing.T) {
 		"selected_variables": "0.6", "data_subset_fraction": "0.9", "bootstrap": "true", "dropout": "0.25",
 		"split": "entmoid", "estimator_weights": "estimator", "focal_factor": "3", "class_weights": "none",
 		"batch_size": "128", "epochs": "100", "patience": "5", "restarts": "2", "workers": "1", "save_dense": "1",
+		"eval_every": "20", "intercept": "None",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Config{Trees: 512, Depth: 4, LRWeights: 0.02, LRIndex: 0.02, LRValues: 0.02, LRLeaf: 0.1, CosineDecaySteps: 0.1,
 		SelectedVariables: 0.6, DataSubsetFraction: 0.9, Bootstrap: true, Dropout: 0.25, Split: "entmoid", Weights: "estimator",
-		Loss: "focal", FocalGamma: 3, ClassWeights: "none", BatchSize: 128, MaxEpochs: 100, Patience: 5, Restarts: 2, Workers: 1, SaveDense: true}
+		Loss: "focal", FocalGamma: 3, ClassWeights: "none", BatchSize: 128, MaxEpochs: 100, Patience: 5, Restarts: 2, Workers: 1, SaveDense: true,
+		EvalEvery: 20, Intercept: "none"}
 	if c != want {
 		t.Fatalf("got %+v\nwant %+v", c, want)
 	}

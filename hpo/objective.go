@@ -108,7 +108,7 @@ func LookupProtocol(name string) (*Protocol, error) {
 // DefaultProtocol is the thesis's search protocol for a model kind: GRANDE's
 // 5×2 nested CV for grande, GradTree's 3-fold CV otherwise.
 func DefaultProtocol(kind string) string {
-	if kind == "grande" {
+	if kind == "grande" || kind == "grande-fast" {
 		return "grande-5x2"
 	}
 	return "gradtree-cv3"

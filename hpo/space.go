@@ -256,6 +256,20 @@ var spaces = map[string]*Space{
 		},
 		Fixed: map[string]string{},
 	},
+	// grande-fast: the reduced grid over grande-fast's defaults (its tree
+	// count, batch size and early stopping stay fixed, so that a trial
+	// keeps its time class).
+	"grande-fast": {
+		Name: "grande-fast", Kind: "grande-fast",
+		Source: "the thesis's reduced grid (spec §8.2) over grande-fast's defaults",
+		Params: []Param{
+			{Name: "learning_rate", Type: LogFloat, Low: 0.005, High: 0.2},
+			cat("focal_factor", "0", "3"),
+			cat("cosine_decay_steps", "0", "0.1", "100", "1000"),
+			cat("dropout", "0", "0.25", "0.5"),
+		},
+		Fixed: map[string]string{},
+	},
 	// GRANDE's "reduced grid" variant (spec §8.2): one shared learning
 	// rate, focal factor, cosine decay steps and dropout.
 	"grande-reduced": {

@@ -81,7 +81,7 @@ func load(name, path string, cfg Config) (*loaded, error) {
 	}
 	m := &loaded{t: t, stamp: fileStamp{st.ModTime(), st.Size()}}
 	switch t.Spec.Kind {
-	case "cart", "grande", "gradtree":
+	case "cart", "grande", "grande-fast", "gradtree":
 	default:
 		m.lock = new(sync.Mutex)
 	}

@@ -349,7 +349,7 @@ func tuneDataset(attrs map[string]string, root string, df *dataFlags) (*data.Dat
 
 func kindNames() []string {
 	var out []string
-	for _, n := range []string{"cart", "gradtree", "grande", "random-forest", "sympol"} {
+	for _, n := range []string{"cart", "gradtree", "grande", "grande-fast", "random-forest", "sympol"} {
 		if _, err := model.LookupKind(n); err == nil || hpo.IsRLKind(n) {
 			out = append(out, n)
 		}

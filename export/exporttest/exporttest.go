@@ -95,7 +95,7 @@ func Options(kind string) map[string]string {
 		return map[string]string{"depth": "4"}
 	case "gradtree":
 		return map[string]string{"depth": "3", "epochs": "8", "restarts": "1", "patience": "5"}
-	case "grande":
+	case "grande", "grande-fast":
 		return map[string]string{"n_estimators": "12", "depth": "3", "epochs": "5", "restarts": "1", "patience": "3"}
 	}
 	return nil
