@@ -19,6 +19,7 @@ import (
 const (
 	KindGradTree     = "gradtree"
 	KindGRANDE       = "grande"
+	KindGRANDEFast   = "grande-fast"
 	KindCART         = "cart"
 	KindRandomForest = "random-forest"
 )
@@ -133,18 +134,31 @@ type GRANDE struct {
 	// Config's Seed seeds the validation hold-out, the preprocessing and
 	// the model (0: 42).
 	Config GRANDEConfig
+	// Fast trains the grande-fast kind: zero Config fields take its
+	// defaults (grande.FastOptions, chosen for time to quality on CPUs)
+	// instead of the published ones.
+	Fast bool
 	Fitting
 	// Progress, if set, is called after every training epoch.
 	Progress func(train.Progress)
 	Model
 }
 
-// Kind returns "grande".
-func (e *GRANDE) Kind() string { return KindGRANDE }
+// Kind returns "grande", or "grande-fast" with Fast.
+func (e *GRANDE) Kind() string {
+	if e.Fast {
+		return KindGRANDEFast
+	}
+	return KindGRANDE
+}
 
 // Fit trains on ds; see Estimator.
 func (e *GRANDE) Fit(ctx context.Context, ds *data.Dataset) error {
-	return e.fit(ctx, ds, spec(KindGRANDE, grande.Options, e.Config, e.Config.Seed, e.Fitting, e.Progress))
+	decl := grande.Options
+	if e.Fast {
+		decl = grande.FastOptions
+	}
+	return e.fit(ctx, ds, spec(e.Kind(), decl, e.Config, e.Config.Seed, e.Fitting, e.Progress))
 }
 
 // FitMatrix trains on plain numeric rows; see Estimator.

@@ -358,13 +358,13 @@ func fromTrained(t *model.Trained, name string) (Estimator, error) {
 		}
 		c.Seed = seed
 		return &GradTree{Config: c, Fitting: fit, Model: Model{t}}, nil
-	case KindGRANDE:
+	case KindGRANDE, KindGRANDEFast:
 		c, err := grande.ParseOptions(t.Spec.Options)
 		if err != nil {
 			return nil, where(err)
 		}
 		c.Seed = seed
-		return &GRANDE{Config: c, Fitting: fit, Model: Model{t}}, nil
+		return &GRANDE{Config: c, Fast: t.Spec.Kind == KindGRANDEFast, Fitting: fit, Model: Model{t}}, nil
 	case KindCART:
 		c, err := cart.ParseOptions(t.Spec.Options)
 		if err != nil {

@@ -51,7 +51,8 @@ func TestConfigOptionsRoundTrip(t *testing.T) {
 	gr := GRANDEConfig{Trees: 512, Depth: 4, LRWeights: 0.0015, LRIndex: 0.0278, LRValues: 0.1966, LRLeaf: 0.0111,
 		CosineDecaySteps: 0.1, SelectedVariables: 0.7996, DataSubsetFraction: 0.9779, Bootstrap: true, Dropout: 0.25,
 		Split: "sigmoid", Weights: "estimator", Loss: "crossentropy", FocalGamma: 3, ClassWeights: "none", BatchSize: 32,
-		MaxEpochs: 100, Patience: 5, Restarts: 3, Workers: 2, Parallel: 2, SaveDense: true, Precise: true, Seed: 7}
+		MaxEpochs: 100, Patience: 5, Restarts: 3, Workers: 2, Parallel: 2, SaveDense: true, Precise: true, Seed: 7,
+		EvalEvery: 10, Intercept: "validation"}
 	ca := CARTConfig{Criterion: cart.Entropy, MaxDepth: 5, MinSamplesSplit: 4, MinSamplesLeaf: 2, MaxFeatures: 3,
 		MinWeightFractionLeaf: 0.1, MinImpurityDecrease: 0.01, Balanced: true}
 	rf := RandomForestConfig{Trees: 10, MaxFeatures: "log2", MaxDepth: 6, MinSamplesSplit: 3, MinSamplesLeaf: 2,
@@ -158,6 +159,7 @@ func TestSaveLoad(t *testing.T) {
 	cases := []Estimator{
 		&GradTree{Config: GradTreeConfig{Depth: 3, Restarts: 1, MaxEpochs: 20, LRLeaf: 0.05, Seed: 3}},
 		&GRANDE{Config: GRANDEConfig{Trees: 4, Depth: 2, MaxEpochs: 5, Dropout: 0.25, Workers: 1}},
+		&GRANDE{Config: GRANDEConfig{Trees: 4, Depth: 2, MaxEpochs: 5, Workers: 1}, Fast: true},
 		// class_weight=balanced is left out: cart.Learner cannot save it yet (its NaN marker is not valid JSON).
 		&CART{Config: CARTConfig{MaxDepth: 3, Criterion: cart.Entropy, Seed: 9}},
 		&RandomForest{Config: RandomForestConfig{Trees: 3, MaxDepth: 3, NoBootstrap: true, Seed: 5}},

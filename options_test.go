@@ -30,6 +30,8 @@ func declarations() []declaration {
 			map[string]string{"depth": "17", "restarts": "0", "split": "relu", "lr_index": "-1"}},
 		{"grande", grande.Options, grande.Options.CheckDeclaration, func() []string { return grande.Options.Unbound() },
 			map[string]string{"n_estimators": "0", "dropout": "1", "data_subset_fraction": "1.5", "estimator_weights": "tree"}},
+		{"grande-fast", grande.FastOptions, grande.FastOptions.CheckDeclaration, func() []string { return grande.FastOptions.Unbound() },
+			map[string]string{"n_estimators": "0", "eval_every": "-1", "intercept": "always"}},
 		// ClassWeight (explicit per-class weights) and Seed (the model
 		// seed of model.Spec) are library fields.
 		{"cart", cart.Options, cart.Options.CheckDeclaration, func() []string { return cart.Options.Unbound("ClassWeight", "Seed") },
