@@ -213,7 +213,7 @@ func TestCompleteRoutingEqualsLeaf(t *testing.T) {
 				t1 := min(t0+chunk, m.Trees())
 				for lo := 0; lo < rows; lo += Block {
 					hi := min(lo+Block, rows)
-					p.routeChunk(t0, t1, x, lo, hi, s)
+					p.routeChunk(t0, t1, x, lo, hi, s.leaf, s.off)
 					for e := t0; e < t1; e++ {
 						for b := 0; b < hi-lo; b++ {
 							if got, want := s.leaf[(e-t0)*Block+b], p.leafID[m.Leaf(e, x[(lo+b)*F:(lo+b+1)*F])]; got != want {
@@ -383,5 +383,38 @@ func TestJoin(t *testing.T) {
 	}
 	if _, err := Join([]*Ensemble{a, randomIrregular(r, 4, 2, 1, Mean)}); err == nil {
 		t.Fatal("parts over different features were joined")
+	}
+}
+
+// TestPredictorShares checks the batched shares against Ensemble.Shares,
+// row by row, for every weighting, with one and several workers.
+func TestPredictorShares(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	const F, rows = 4, 150
+	for _, m := range []*Ensemble{randomComplete(r, F, 1, 40, 4, LeafWeights, 2), randomComplete(r, F, 2, 9, 3, TreeWeights, 1),
+		randomIrregular(r, F, 1, 12, LeafWeights), randomIrregular(r, F, 1, 5, Mean)} {
+		p, err := m.Compile(F)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := randomRows(r, rows, F)
+		E := m.Trees()
+		want := make([]float64, E)
+		for _, workers := range []int{1, 3} {
+			got := make([]float32, rows*E)
+			if err := p.Shares(x, rows, got, workers); err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < rows; i++ {
+				if err := m.Shares(x[i*F:(i+1)*F], want); err != nil {
+					t.Fatal(err)
+				}
+				for e, w := range want {
+					if got[i*E+e] != float32(w) {
+						t.Fatalf("%s workers %d row %d tree %d: %v, Shares %v", m.Weighting, workers, i, e, got[i*E+e], w)
+					}
+				}
+			}
+		}
 	}
 }

@@ -35,6 +35,7 @@ type Predictor struct {
 	// internal node; leafStart[t] is tree t's first leaf row.
 	leafID    []int32
 	leafStart []int32
+	leafNode  []int32 // the node of every leaf row
 	// value: [leaves][C] leaf values in float64, premultiplied by expW
 	// when expW is set.
 	value []float64
@@ -55,6 +56,7 @@ type scratch struct {
 	leaf []int32   // [chunk][Block], or [E][Block] on the exact softmax path
 	a    []float64 // [E] one row's logits (exact softmax path)
 	off  []int32   // [Block] the rows' offsets in the block (AVX-512 descent)
+	all  []int32   // [E][Block] every tree's leaf rows (Predictor.Shares)
 }
 
 // minVectorRows is the fewest rows the AVX-512 descent routes: it always
@@ -93,6 +95,7 @@ func (m *Ensemble) Compile(features int) (*Predictor, error) {
 			}
 		}
 	}
+	p.leafNode = leaves
 	p.value = make([]float64, len(leaves)*C)
 	for i, n := range leaves {
 		for c, v := range m.LeafValue(int(n)) {
@@ -189,6 +192,12 @@ func (p *Predictor) Predict(x []float32, rows int, out []float32, workers int) e
 	if len(out) != rows*p.c {
 		return fmt.Errorf("ensemble: Predict: %d output values for %d rows × %d outputs", len(out), rows, p.c)
 	}
+	return p.blocks(rows, workers, func(lo, hi int, s *scratch) { p.block(x, lo, hi, out, s) })
+}
+
+// blocks runs f over the blocks of Block rows of rows rows, on workers
+// goroutines (0 = GOMAXPROCS; inline for one), each with its scratch.
+func (p *Predictor) blocks(rows, workers int, f func(lo, hi int, s *scratch)) error {
 	blocks := (rows + Block - 1) / Block
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -197,7 +206,7 @@ func (p *Predictor) Predict(x []float32, rows int, out []float32, workers int) e
 	if workers == 1 {
 		s := p.pool.Get().(*scratch)
 		for lo := 0; lo < rows; lo += Block {
-			p.block(x, lo, min(lo+Block, rows), out, s)
+			f(lo, min(lo+Block, rows), s)
 		}
 		p.pool.Put(s)
 		return nil
@@ -211,7 +220,7 @@ func (p *Predictor) Predict(x []float32, rows int, out []float32, workers int) e
 			s := p.pool.Get().(*scratch)
 			for b := int(next.Add(1) - 1); b < blocks; b = int(next.Add(1) - 1) {
 				lo := b * Block
-				p.block(x, lo, min(lo+Block, rows), out, s)
+				f(lo, min(lo+Block, rows), s)
 			}
 			p.pool.Put(s)
 		}()
@@ -222,15 +231,15 @@ func (p *Predictor) Predict(x []float32, rows int, out []float32, workers int) e
 
 // routeChunk writes the leaf rows (of the leaf tables) that rows lo…hi−1
 // of x reach in trees t0…t1−1 into leaf[(t−t0)·Block + b].
-func (p *Predictor) routeChunk(t0, t1 int, x []float32, lo, hi int, s *scratch) {
+func (p *Predictor) routeChunk(t0, t1 int, x []float32, lo, hi int, leaf, off []int32) {
 	if !p.asm || hi-lo < minVectorRows {
 		for t := t0; t < t1; t++ {
-			p.route(t, x, lo, hi, s.leaf[(t-t0)*Block:])
+			p.route(t, x, lo, hi, leaf[(t-t0)*Block:])
 		}
 		return
 	}
 	n, nb := p.f, hi-lo
-	off := s.off[:Block]
+	off = off[:Block]
 	for b := range off {
 		off[b] = 0 // rows past the block's end read its first row; their leaves are not used
 		if b < nb {
@@ -238,10 +247,10 @@ func (p *Predictor) routeChunk(t0, t1 int, x []float32, lo, hi int, s *scratch) 
 		}
 	}
 	ni, nl := int32(1<<p.depth-1), int32(1<<p.depth)
-	_ = s.leaf[(t1-t0)*Block-1]
+	_ = leaf[(t1-t0)*Block-1]
 	_ = x[hi*n-1]
 	_, _ = p.tabF[t1*64-1], p.tabT[t1*64-1]
-	routeAVX512(&p.tabF[t0*64], &p.tabT[t0*64], &x[lo*n], &off[0], &s.leaf[0], t1-t0, p.depth, p.leafStart[t0]-ni, nl)
+	routeAVX512(&p.tabF[t0*64], &p.tabT[t0*64], &x[lo*n], &off[0], &leaf[0], t1-t0, p.depth, p.leafStart[t0]-ni, nl)
 }
 
 // routeTables lays out the internal nodes of every complete tree (depth
@@ -323,7 +332,7 @@ func (p *Predictor) block(x []float32, lo, hi int, out []float32, s *scratch) {
 	case p.expW != nil:
 		for t0 := 0; t0 < p.e; t0 += chunk {
 			t1 := min(t0+chunk, p.e)
-			p.routeChunk(t0, t1, x, lo, hi, s)
+			p.routeChunk(t0, t1, x, lo, hi, s.leaf, s.off)
 			for t := t0; t < t1; t++ {
 				leaf := s.leaf[(t-t0)*Block:][:nb]
 				if C == 1 {
@@ -351,7 +360,7 @@ func (p *Predictor) block(x []float32, lo, hi int, out []float32, s *scratch) {
 	}
 	for t0 := 0; t0 < p.e; t0 += chunk {
 		t1 := min(t0+chunk, p.e)
-		p.routeChunk(t0, t1, x, lo, hi, s)
+		p.routeChunk(t0, t1, x, lo, hi, s.leaf, s.off)
 		for t := t0; t < t1; t++ {
 			w := 1.0
 			if p.treeA != nil {
@@ -381,7 +390,7 @@ func (p *Predictor) block(x []float32, lo, hi int, out []float32, s *scratch) {
 // leaves' logits (as Shares), then Σ_t a_t·value_t skipping zero shares.
 func (p *Predictor) blockSoftmax(x []float32, lo, hi int, out []float32, s *scratch) {
 	C, nb := p.c, hi-lo
-	p.routeChunk(0, p.e, x, lo, hi, s)
+	p.routeChunk(0, p.e, x, lo, hi, s.leaf, s.off)
 	a := s.a
 	for b := 0; b < nb; b++ {
 		for t := range a {

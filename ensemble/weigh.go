@@ -84,3 +84,45 @@ func expTable(logits []float32) ([]float64, bool) {
 	}
 	return e, true
 }
+
+// Shares writes every row's tree shares a_t(x) (as Ensemble.Shares, rounded
+// to float32) of the row-major matrix x ([rows][Features]) into a
+// ([rows][E], row-major), in parallel over blocks of rows with workers
+// goroutines (0 = GOMAXPROCS); the result does not depend on workers.
+func (p *Predictor) Shares(x []float32, rows int, a []float32, workers int) error {
+	if rows < 0 || len(x) != rows*p.f {
+		return fmt.Errorf("ensemble: Shares: %d input values for %d rows × %d features", len(x), rows, p.f)
+	}
+	if len(a) != rows*p.e {
+		return fmt.Errorf("ensemble: Shares: %d shares for %d rows × %d trees", len(a), rows, p.e)
+	}
+	return p.blocks(rows, workers, func(lo, hi int, s *scratch) {
+		if len(s.all) < max(chunk, p.e)*Block {
+			s.all, s.a = make([]int32, max(chunk, p.e)*Block), make([]float64, p.e)
+		}
+		leaf, logit := s.all, s.a
+		p.routeChunk(0, p.e, x, lo, hi, leaf, s.off)
+		m := p.m
+		for b := 0; b < hi-lo; b++ {
+			switch m.Weighting {
+			case Mean:
+				for t := range logit {
+					logit[t] = 1 / float64(p.e)
+				}
+			case TreeWeights:
+				for t, v := range m.TreeWeight {
+					logit[t] = float64(v)
+				}
+				softmax(logit)
+			default:
+				for t := range logit {
+					logit[t] = float64(m.LeafWeight[p.leafNode[leaf[t*Block+b]]])
+				}
+				softmax(logit)
+			}
+			for t, v := range logit {
+				a[(lo+b)*p.e+t] = float32(v)
+			}
+		}
+	})
+}

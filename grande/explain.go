@@ -21,6 +21,7 @@ func (m *Model) summarise(X *data.Matrix) error {
 	k := m.kernel
 	E := k.Trees()
 	f := k.Ensemble()
+	m.Ensemble, m.pred = f, nil
 	mean, err := m.meanWeights(X)
 	if err != nil {
 		return err
@@ -37,10 +38,6 @@ func (m *Model) summarise(X *data.Matrix) error {
 			return err
 		}
 		trees[e] = t
-	}
-	m.Ensemble, m.pred = f, nil
-	if _, err := m.check(); err != nil {
-		return err
 	}
 	w := make([]float64, E)
 	for e, v := range mean {
@@ -80,19 +77,21 @@ func rankTrees(w []float32) []int {
 	return order
 }
 
-// meanWeights averages the instance-wise tree weights a(x) over the rows of
-// X (in blocks, summing in row order in float64).
+// meanWeights averages the instance-wise tree weights a(x) of the trained
+// form over the rows of X (in blocks, summing in row order in float64).
 func (m *Model) meanWeights(X *data.Matrix) (Float32s, error) {
-	k := m.kernel
-	E := k.Trees()
+	p, err := m.predictor()
+	if err != nil {
+		return nil, err
+	}
+	E := m.Config.Trees
 	block := max(1, min(X.Rows, 65536/E))
 	buf := make([]float32, block*E)
 	sum := make([]float64, E)
-	ws := k.NewWorkspace()
 	for lo := 0; lo < X.Rows; lo += block {
 		hi := min(lo+block, X.Rows)
 		w := buf[:(hi-lo)*E]
-		if err := k.TreeWeights(ws, X.Data[lo*X.Cols:hi*X.Cols], hi-lo, w); err != nil {
+		if err := p.Shares(X.Data[lo*X.Cols:hi*X.Cols], hi-lo, w, m.Config.Workers); err != nil {
 			return nil, err
 		}
 		for b := 0; b < hi-lo; b++ {
@@ -133,19 +132,17 @@ func (m *Model) Explain(x []float32, topK int, trainX *data.Matrix) (*interpret.
 }
 
 // TreeWeights returns the instance-wise weights a(x) ([rows][E]) of the
-// rows of X (inference, no dropout).
+// rows of X, computed by the trained form (ensemble.Predictor.Shares).
 func (m *Model) TreeWeights(X *data.Matrix) ([]float32, error) {
 	if err := m.checkInput(X); err != nil {
 		return nil, err
 	}
-	if err := m.ensureKernel(); err != nil {
+	p, err := m.predictor()
+	if err != nil {
 		return nil, err
 	}
 	out := make([]float32, X.Rows*m.Config.Trees)
-	if X.Rows == 0 {
-		return out, nil
-	}
-	return out, m.kernel.TreeWeights(m.kernel.NewWorkspace(), X.Data, X.Rows, out)
+	return out, p.Shares(X.Data, X.Rows, out, m.Config.Workers)
 }
 
 // FeatureImportance returns the global feature importance measured on the
