@@ -330,9 +330,20 @@ func (p *Predictor) block(x []float32, lo, hi int, out []float32, s *scratch) {
 		p.blockSoftmax(x, lo, hi, out, s)
 		return
 	case p.expW != nil:
+		vector := p.asm && C == 1 && nb >= minVectorRows
+		if vector { // every lane of the vectors is summed, the block's rows are read
+			acc, sum = s.acc[:Block], s.sum[:Block]
+			clear(acc)
+			clear(sum)
+		}
 		for t0 := 0; t0 < p.e; t0 += chunk {
 			t1 := min(t0+chunk, p.e)
 			p.routeChunk(t0, t1, x, lo, hi, s.leaf, s.off)
+			if vector {
+				_ = s.leaf[(t1-t0)*Block-1]
+				accumAVX512(&s.leaf[0], &p.expW[0], &p.value[0], &sum[0], &acc[0], t1-t0)
+				continue
+			}
 			for t := t0; t < t1; t++ {
 				leaf := s.leaf[(t-t0)*Block:][:nb]
 				if C == 1 {

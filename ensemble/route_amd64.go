@@ -16,3 +16,11 @@ var haveRouteAVX512 = cpu.X86.HasAVX512F
 //
 //go:noescape
 func routeAVX512(tabF *int32, tabT *float32, x *float32, off *int32, leaf *int32, trees, depth int, base, step int32)
+
+// accumAVX512 adds, for trees trees of Block leaf rows each (tree after
+// tree from leaf), every row's expW[leaf] into sum[row] and value[leaf]
+// into acc[row] (Block rows, one output): the Go loop's additions in the
+// same order, eight rows per vector.
+//
+//go:noescape
+func accumAVX512(leaf *int32, expW, value, sum, acc *float64, trees int)

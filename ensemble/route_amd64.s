@@ -124,3 +124,81 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// ACC8 adds, for the eight rows whose leaf rows are at SI + off, their
+// leaves' expW into s and value into a (two gathers of eight float64).
+#define ACC8(off, s, a) \
+	VMOVDQU32  off(SI), Y16 \
+	KXNORB     K1, K1, K1 \
+	VPXORQ     Z17, Z17, Z17 \
+	VGATHERDPD (DX)(Y16*8), K1, Z17 \
+	KXNORB     K2, K2, K2 \
+	VPXORQ     Z18, Z18, Z18 \
+	VGATHERDPD (R8)(Y16*8), K2, Z18 \
+	VADDPD     Z17, s, s \
+	VADDPD     Z18, a, a
+
+// func accumAVX512(leaf *int32, expW, value, sum, acc *float64, trees int)
+//
+// For trees trees (Block leaf rows each, tree after tree from leaf) adds
+// every row's expW[leaf] into sum[row] and value[leaf] into acc[row]
+// (Block rows, one output), tree after tree: the additions of the Go loop
+// in the same order, eight rows per vector.
+TEXT ·accumAVX512(SB), NOSPLIT, $0-48
+	MOVQ      leaf+0(FP), SI
+	MOVQ      expW+8(FP), DX
+	MOVQ      value+16(FP), R8
+	MOVQ      sum+24(FP), AX
+	MOVQ      acc+32(FP), DI
+	MOVQ      trees+40(FP), CX
+	VMOVUPD   0(AX), Z0
+	VMOVUPD   64(AX), Z1
+	VMOVUPD   128(AX), Z2
+	VMOVUPD   192(AX), Z3
+	VMOVUPD   256(AX), Z4
+	VMOVUPD   320(AX), Z5
+	VMOVUPD   384(AX), Z6
+	VMOVUPD   448(AX), Z7
+	VMOVUPD   0(DI), Z8
+	VMOVUPD   64(DI), Z9
+	VMOVUPD   128(DI), Z10
+	VMOVUPD   192(DI), Z11
+	VMOVUPD   256(DI), Z12
+	VMOVUPD   320(DI), Z13
+	VMOVUPD   384(DI), Z14
+	VMOVUPD   448(DI), Z15
+	TESTQ     CX, CX
+	JZ        accstore
+
+acctree:
+	ACC8(0, Z0, Z8)
+	ACC8(32, Z1, Z9)
+	ACC8(64, Z2, Z10)
+	ACC8(96, Z3, Z11)
+	ACC8(128, Z4, Z12)
+	ACC8(160, Z5, Z13)
+	ACC8(192, Z6, Z14)
+	ACC8(224, Z7, Z15)
+	ADDQ $256, SI
+	DECQ CX
+	JNZ  acctree
+
+accstore:
+	VMOVUPD Z0, 0(AX)
+	VMOVUPD Z1, 64(AX)
+	VMOVUPD Z2, 128(AX)
+	VMOVUPD Z3, 192(AX)
+	VMOVUPD Z4, 256(AX)
+	VMOVUPD Z5, 320(AX)
+	VMOVUPD Z6, 384(AX)
+	VMOVUPD Z7, 448(AX)
+	VMOVUPD Z8, 0(DI)
+	VMOVUPD Z9, 64(DI)
+	VMOVUPD Z10, 128(DI)
+	VMOVUPD Z11, 192(DI)
+	VMOVUPD Z12, 256(DI)
+	VMOVUPD Z13, 320(DI)
+	VMOVUPD Z14, 384(DI)
+	VMOVUPD Z15, 448(DI)
+	VZEROUPPER
+	RET
