@@ -112,7 +112,7 @@ func ExampleCART() {
 	fmt.Println(m)
 	// Output:
 	// if income <= 37950:
-	//     if housing != "own":
+	//     if housing != own:
 	//         → rejected (p = 0.94, n = 382)
 	//     else:
 	//         → approved (p = 0.61, n = 184)

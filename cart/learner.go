@@ -4,8 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gdt-ml/gdt/interpret"
 	"math"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -168,49 +168,48 @@ func (l *Learner) Describe(features, classes []string) string {
 	return l.Tree.Text(features, classes)
 }
 
-// DescribeRaw renders the tree with every split in raw feature units,
-// through the fitted preprocessing pipeline.
-func (l *Learner) DescribeRaw(p *preprocess.Pipeline, classes []string) string {
-	var b strings.Builder
-	t := l.Tree
-	var walk func(k int32, depth int)
-	walk = func(k int32, depth int) {
-		indent := strings.Repeat("    ", depth)
-		n := &t.Nodes[k]
-		if n.IsLeaf() {
-			if t.IsClassifier() {
-				c := argmax(n.Value)
-				name := strconv.Itoa(c)
-				if c < len(classes) {
-					name = classes[c]
-				}
-				fmt.Fprintf(&b, "%s→ %s (p = %.2f, n = %d)\n", indent, name, n.Value[c], n.N)
-			} else {
-				fmt.Fprintf(&b, "%s→ %s (n = %d)\n", indent, strconv.FormatFloat(n.Value[0], 'g', 6, 64), n.N)
-			}
-			return
-		}
-		cond := fmt.Sprintf("x[%d] <= %g", n.Feature, n.Threshold)
-		if s, err := p.RawThreshold(int(n.Feature), float32Below(n.Threshold)); err == nil {
-			cond = s.ShortText()
-		}
-		fmt.Fprintf(&b, "%sif %s:\n", indent, cond)
-		walk(n.Left, depth+1)
-		fmt.Fprintf(&b, "%selse:\n", indent)
-		walk(n.Right, depth+1)
+// View returns the tree prepared for display (package interpret), read
+// from its trained form (Tree.Ensemble) with every split in raw units
+// through the fitted pipeline p (nil: model space) and the unseen-level
+// rule of package interpret; leaves show their class probabilities
+// (classification) or mean target (regression) and training counts.
+func (l *Learner) View(p *preprocess.Pipeline, classes []string) (*interpret.View, error) {
+	if l.Tree == nil {
+		return nil, fmt.Errorf("cart: model is not fitted")
 	}
-	if len(t.Nodes) > 0 {
-		walk(0, 0)
+	m, err := l.Tree.Ensemble()
+	if err != nil {
+		return nil, err
 	}
-	return strings.TrimRight(b.String(), "\n")
+	t, err := interpret.FromEnsemble(m, 0)
+	if err != nil {
+		return nil, err
+	}
+	o := &interpret.Options{Task: data.Regression, ClassNames: classes, Pipeline: p}
+	if l.Tree.IsClassifier() {
+		o.Task, o.Probabilities = data.Multiclass, true
+		if l.Tree.NumClasses == 2 {
+			o.Task = data.Binary
+		}
+	}
+	return interpret.NewView(t, o)
 }
 
-// float32Below returns the largest float32 not above t: for float32 x,
-// float64(x) <= t exactly when x <= float32Below(t).
-func float32Below(t float64) float32 {
-	f := float32(t)
-	if float64(f) > t {
-		f = math.Nextafter32(f, float32(math.Inf(-1)))
+// Render renders the tree (View) as text, dot, svg, json or go.
+func (l *Learner) Render(format string, p *preprocess.Pipeline, classes []string) ([]byte, error) {
+	v, err := l.View(p, classes)
+	if err != nil {
+		return nil, err
 	}
-	return f
+	return v.Render(format)
+}
+
+// DescribeRaw renders the tree as indented rules in raw units (Render's
+// text).
+func (l *Learner) DescribeRaw(p *preprocess.Pipeline, classes []string) string {
+	b, err := l.Render("text", p, classes)
+	if err != nil {
+		return fmt.Sprintf("(cannot render the tree: %v)", err)
+	}
+	return strings.TrimRight(string(b), "\n")
 }

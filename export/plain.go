@@ -12,7 +12,6 @@ package export
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/gdt-ml/gdt/cart"
 	"github.com/gdt-ml/gdt/data"
@@ -129,7 +128,14 @@ func Of(t *model.Trained) (*Plain, error) {
 			p.Leaves = Values
 		}
 	case *cart.Learner:
-		tr, err := FromCART(l.Tree)
+		if l.Tree == nil {
+			return nil, fmt.Errorf("export: the CART model is not fitted")
+		}
+		m, err := l.Tree.Ensemble()
+		if err != nil {
+			return nil, fmt.Errorf("export: CART tree: %w", err)
+		}
+		tr, err := interpret.FromEnsemble(m, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -182,74 +188,10 @@ func (p *Plain) Denormalize() func(float64) float64 {
 // ViewOptions returns interpret display options for the model's trees:
 // the head, class names, raw-unit conditions and target units.
 func (p *Plain) ViewOptions() *interpret.Options {
-	return &interpret.Options{Task: p.Task, ClassNames: p.Classes, Pipeline: p.Pipeline, Denormalize: p.Denormalize()}
+	return &interpret.Options{Task: p.Task, ClassNames: p.Classes, Pipeline: p.Pipeline, Denormalize: p.Denormalize(),
+		Probabilities: p.Leaves == Probabilities}
 }
 
-// DisplayTree returns the single tree with leaves the interpret head reads
-// correctly: for probability leaves (CART) a copy whose leaves hold the
-// log-probabilities (softmax gives the probabilities back); otherwise
-// the tree itself.
-func (p *Plain) DisplayTree() *interpret.Tree {
-	if p.Tree == nil || p.Leaves != Probabilities {
-		return p.Tree
-	}
-	c := p.Tree.Clone()
-	for i := range c.Nodes {
-		for j, v := range c.Nodes[i].Value {
-			c.Nodes[i].Value[j] = float32(math.Log(float64(v)))
-		}
-	}
-	return c
-}
-
-// FromCART converts a CART tree (left iff float64(x) ≤ t, nodes depth
-// first) into a plain tree (left iff x < τ, nodes breadth first) that routes
-// every float32 input identically: τ is the float32 just above the largest
-// float32 not above t. Leaves hold the class probabilities (classifiers) or
-// the mean target (regressors); Count holds the training rows per node.
-func FromCART(t *cart.Tree) (*interpret.Tree, error) {
-	if t == nil || len(t.Nodes) == 0 {
-		return nil, fmt.Errorf("export: CART model has no tree")
-	}
-	if err := t.Check(); err != nil {
-		return nil, fmt.Errorf("export: CART tree: %w", err)
-	}
-	outputs := t.NumClasses
-	if outputs == 0 {
-		outputs = 1
-	}
-	out := &interpret.Tree{Outputs: outputs, Counted: true}
-	type item struct{ src, depth, parent int }
-	queue := []item{{0, 0, -1}}
-	leftChild := map[int]bool{}
-	for len(queue) > 0 {
-		it := queue[0]
-		queue = queue[1:]
-		n := &t.Nodes[it.src]
-		id := len(out.Nodes)
-		if it.parent >= 0 {
-			if leftChild[id] {
-				out.Nodes[it.parent].Left = id
-			} else {
-				out.Nodes[it.parent].Right = id
-			}
-		}
-		nd := interpret.Node{Feature: -1, Left: -1, Right: -1, Count: n.N, Depth: it.depth, Origin: it.src}
-		if n.IsLeaf() {
-			nd.Value = make([]float32, outputs)
-			for j := range nd.Value {
-				nd.Value[j] = float32(n.Value[j])
-			}
-		} else {
-			nd.Feature = int(n.Feature)
-			nd.Threshold = ensemble.LessOrEqual(n.Threshold)
-			leftChild[id+len(queue)+1] = true
-			queue = append(queue, item{int(n.Left), it.depth + 1, id}, item{int(n.Right), it.depth + 1, id})
-		}
-		out.Nodes = append(out.Nodes, nd)
-	}
-	return out, out.Validate(t.NumFeatures)
-}
 
 // FeatureImportance returns how the model uses every raw column
 // (interpret.Importance): for GRANDE the importance measured on the
@@ -261,7 +203,7 @@ func (p *Plain) FeatureImportance(X *data.Matrix) ([]interpret.Importance, error
 	if p.Ensemble != nil {
 		return p.importance, nil
 	}
-	t := p.DisplayTree()
+	t := p.Tree
 	if !t.Counted {
 		if X == nil || X.Rows == 0 {
 			return nil, fmt.Errorf("export: the %s tree holds no training counts and no rows were given", p.Kind)

@@ -11,18 +11,19 @@ import (
 	"github.com/gdt-ml/gdt/grande"
 )
 
-// TestFromCART checks that the converted tree routes every row as CART
-// does (left iff float64(x) ≤ t), including values on and next to the
-// thresholds.
-func TestFromCART(t *testing.T) {
+// TestCARTTree checks that the plain tree of a CART model (its trained
+// form) routes every row as CART does (left iff float64(x) ≤ t), including
+// values on and next to the thresholds.
+func TestCARTTree(t *testing.T) {
 	for _, task := range []data.Task{data.Binary, data.Multiclass, data.Regression} {
 		ds := exporttest.Dataset(task, 300, 4)
 		m := exporttest.Train(t, "cart", "", ds)
 		ct := m.Learner.(*cart.Learner).Tree
-		pt, err := export.FromCART(ct)
+		p, err := export.Of(m)
 		if err != nil {
 			t.Fatal(err)
 		}
+		pt := p.Tree
 		X, err := m.Transform(ds.X)
 		if err != nil {
 			t.Fatal(err)

@@ -27,7 +27,9 @@ import (
 	"github.com/gdt-ml/gdt/cart"
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/ensemble"
+	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/preprocess"
 	"github.com/gdt-ml/gdt/rng"
 )
 
@@ -345,4 +347,33 @@ func (f *Forest) Describe(features, classes []string) string {
 		fmt.Fprintf(&b, "    %-30s importance %.4f\n", name, imp[j])
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// Formats lists the renderings Render supports.
+var Formats = []string{"text", "go"}
+
+// Render renders the forest: text (Describe, with the pipeline's feature
+// names) or go (generated Go source of every tree and their mean,
+// interpret.EnsembleGoSource, with raw-unit conditions through p and the
+// unseen-level rule of package interpret; classification only).
+func (f *Forest) Render(format string, p *preprocess.Pipeline, classes []string) ([]byte, error) {
+	switch format {
+	case "text":
+		var names []string
+		if p != nil {
+			names = p.FeatureNames()
+		}
+		return []byte(f.Describe(names, classes)), nil
+	case "go":
+		m, err := f.Ensemble()
+		if err != nil {
+			return nil, err
+		}
+		o := &interpret.Options{Task: data.Regression, ClassNames: classes, Pipeline: p}
+		if f.Classes > 0 {
+			o.Task, o.Probabilities = data.Multiclass, true
+		}
+		return interpret.EnsembleGoSource(m, o, "model")
+	}
+	return nil, fmt.Errorf("forest: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Formats lists the renderings Render supports.
-var Formats = []string{"text", "dot", "svg", "json", "go"}
+var Formats = interpret.Formats
 
 // View returns the plain tree prepared for display, with thresholds in raw
 // units through the pipeline p (nil: model-space thresholds).
@@ -32,19 +32,7 @@ func (m *Model) Render(format string, p *preprocess.Pipeline, classes []string) 
 	if err != nil {
 		return nil, err
 	}
-	switch format {
-	case "text":
-		return []byte(v.Text()), nil
-	case "dot":
-		return []byte(v.DOT()), nil
-	case "svg":
-		return v.SVG(), nil
-	case "json":
-		return v.JSON()
-	case "go":
-		return v.GoSource("model")
-	}
-	return nil, fmt.Errorf("gradtree: unknown format %q (want one of %v)", format, Formats)
+	return v.Render(format)
 }
 
 // DescribeRaw renders the pruned tree as indented rules in raw units.

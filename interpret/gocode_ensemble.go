@@ -12,14 +12,14 @@ import (
 
 // EnsembleGoSource renders all trees of the trained form m as a
 // self-contained Go source file of package pkg (standard library only),
-// for a classifier whose leaves hold logits (GRANDE, or any ensemble of
-// logit trees): the Input struct of GoSource, one function per tree that
+// for a classifier whose leaves hold logits (GRANDE) or, with
+// o.Probabilities, class probabilities (random forests): the Input struct of GoSource, one function per tree that
 // routes x exactly as the model does (raw-unit conditions through
 // o.Pipeline, the unseen-level rule of the package documentation) and
 // returns the reached leaf, and
 //
 //	func Classify(x Input) (label string, proba float64)
-//	func Raw(x Input) []float32 // the model's raw output (logits)
+//	func Raw(x Input) []float32 // the model's raw output
 //
 // The leaves are weighed and summed with the tables of m's Predictor
 // (ensemble.Tables) and the same float64 operations in the same order, so
@@ -102,7 +102,7 @@ func EnsembleGoSource(m *ensemble.Ensemble, o *Options, pkg string) ([]byte, err
 	case tab.Tree != nil:
 		b.WriteString(floats("treeW holds every tree's share (the softmax of the tree weights).", "treeW", tab.Tree))
 	}
-	b.WriteString("// Raw returns the model's raw output for x (logits).\nfunc Raw(x Input) []float32 {\n\tvar acc [outputs]float64\n")
+	b.WriteString("// Raw returns the model's raw output for x.\nfunc Raw(x Input) []float32 {\n\tvar acc [outputs]float64\n")
 	switch {
 	case tab.Exp != nil:
 		b.WriteString("\tvar sum float64\n\tfor _, tree := range trees {\n\t\tl := tree(&x)\n\t\tsum += expW[l]\n\t\tfor c := range acc {\n\t\t\tacc[c] += value[l*outputs+c]\n\t\t}\n\t}\n")
@@ -114,17 +114,31 @@ func EnsembleGoSource(m *ensemble.Ensemble, o *Options, pkg string) ([]byte, err
 		b.WriteString("\tfor t := range a {\n\t\ta[t] /= s\n\t\tif a[t] == 0 {\n\t\t\tcontinue\n\t\t}\n\t\tfor c := range acc {\n\t\t\tacc[c] += a[t] * value[leaf[t]*outputs+c]\n\t\t}\n\t}\n")
 		b.WriteString("\tout := make([]float32, outputs)\n\tfor c := range out {\n\t\tout[c] = float32(acc[c])\n\t}\n\treturn out\n}\n\n")
 	default:
-		div := "1"
-		w := "1.0"
+		div := "float64(len(trees))" // Mean: Σ 1·v / E
 		if tab.Tree != nil {
-			w = "treeW[t]"
+			div = "1" // TreeWeights: Σ a_t·v
+			b.WriteString("\tfor t, tree := range trees {\n\t\tw := treeW[t]\n\t\tif w == 0 {\n\t\t\tcontinue\n\t\t}\n\t\tl := tree(&x)\n\t\tfor c := range acc {\n\t\t\tacc[c] += w * value[l*outputs+c]\n\t\t}\n\t}\n")
 		} else {
-			div = "float64(len(trees))"
+			b.WriteString("\tfor _, tree := range trees {\n\t\tl := tree(&x)\n\t\tfor c := range acc {\n\t\t\tacc[c] += value[l*outputs+c]\n\t\t}\n\t}\n")
 		}
-		fmt.Fprintf(&b, "\tfor t, tree := range trees {\n\t\tw := %s\n\t\tif w == 0 {\n\t\t\tcontinue\n\t\t}\n\t\tl := tree(&x)\n\t\tfor c := range acc {\n\t\t\tacc[c] += w * value[l*outputs+c]\n\t\t}\n\t}\n", w)
 		fmt.Fprintf(&b, "\tout := make([]float32, outputs)\n\tfor c := range out {\n\t\tout[c] = float32(acc[c] / %s)\n\t}\n\treturn out\n}\n\n", div)
 	}
-	b.WriteString(`// Classify returns the predicted class of x and its probability.
+	if o != nil && o.Probabilities {
+		b.WriteString(`// Classify returns the predicted class of x and its probability.
+func Classify(x Input) (label string, proba float64) {
+	v := Raw(x)
+	best := 0
+	for c, p := range v {
+		if p > v[best] {
+			best = c
+		}
+	}
+	return Classes[best], float64(v[best])
+}
+
+`)
+	} else {
+		b.WriteString(`// Classify returns the predicted class of x and its probability.
 func Classify(x Input) (label string, proba float64) {
 	v := Raw(x)
 	if len(v) == 1 {
@@ -155,6 +169,7 @@ func Classify(x Input) (label string, proba float64) {
 }
 
 `)
+	}
 	b.WriteString(trees.String())
 	src, err := format.Source([]byte(b.String()))
 	if err != nil {

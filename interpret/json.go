@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/gdt-ml/gdt/data"
 	"math"
 )
 
@@ -114,7 +115,7 @@ func (v *View) task() string {
 	switch {
 	case v.Options.regression():
 		return "regression"
-	case v.Tree.Outputs > 1:
+	case v.Options.Task == data.Multiclass || v.Tree.Outputs > 1 && !(v.Options.Probabilities && v.Tree.Outputs == 2):
 		return "multiclass"
 	}
 	return "binary"

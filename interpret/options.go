@@ -20,6 +20,10 @@ type Options struct {
 	// that is not Regression is shown as Multiclass. Regression shows the
 	// leaf value mapped through Denormalize.
 	Task data.Task
+	// Probabilities tells that a classifier's leaves hold class
+	// probabilities (CART, random forests) rather than logits: the head
+	// takes them as they are (arg-max, lowest index on ties).
+	Probabilities bool
 	// ClassNames names the classes (binary: [negative, positive]); missing
 	// names default to the class index.
 	ClassNames []string
@@ -98,8 +102,8 @@ func (o *Options) ClassName(c int) string {
 
 // Outcome applies the output head to a leaf's raw value: σ for one output
 // (binary; class 1 iff σ > 0.5, so 0.5 is class 0 as numpy's round), softmax
-// and arg-max (lowest index on ties) for several, Denormalize for
-// regression.
+// and arg-max (lowest index on ties) for several, the values themselves
+// and their arg-max for Probabilities, Denormalize for regression.
 func (o *Options) Outcome(value []float32) Outcome {
 	if o.regression() {
 		out := Outcome{Class: -1, Values: make([]float64, len(value))}
@@ -119,6 +123,18 @@ func (o *Options) Outcome(value []float32) Outcome {
 		return out
 	}
 	var out Outcome
+	if o != nil && o.Probabilities {
+		out.Probs = make([]float64, len(value))
+		for c, p := range value {
+			out.Probs[c] = float64(p)
+			if p > value[out.Class] {
+				out.Class = c
+			}
+		}
+		out.Proba = out.Probs[out.Class]
+		out.Label = o.ClassName(out.Class)
+		return out
+	}
 	if len(value) == 1 {
 		p := 1 / (1 + math.Exp(-float64(value[0])))
 		out.Probs = []float64{1 - p, p}

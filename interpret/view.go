@@ -83,6 +83,28 @@ func NewView(t *Tree, o *Options) (*View, error) {
 	return v, nil
 }
 
+// Formats lists the renderings View.Render writes.
+var Formats = []string{"text", "dot", "svg", "json", "go"}
+
+// Render writes the view in format: text (indented rules), dot (Graphviz),
+// svg (self-contained), json or go (generated Go source of package
+// "model").
+func (v *View) Render(format string) ([]byte, error) {
+	switch format {
+	case "text":
+		return []byte(v.Text()), nil
+	case "dot":
+		return []byte(v.DOT()), nil
+	case "svg":
+		return v.SVG(), nil
+	case "json":
+		return v.JSON()
+	case "go":
+		return v.GoSource("model")
+	}
+	return nil, fmt.Errorf("interpret: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+}
+
 // Leaf returns what a leaf formatter sees for leaf node i.
 func (v *View) Leaf(i int) LeafInfo {
 	n := &v.Tree.Nodes[i]

@@ -569,7 +569,7 @@ func treeSection(p *page, plain *export.Plain, cfg Config) error {
 	p.w(`<section id="tree"><h2>The tree</h2>`)
 	opts := plain.ViewOptions()
 	if plain.Tree != nil {
-		v, err := interpret.NewView(plain.DisplayTree(), opts)
+		v, err := interpret.NewView(plain.Tree, opts)
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
@@ -662,7 +662,7 @@ func explainSection(p *page, t *model.Trained, plain *export.Plain, tab *data.Ta
 		opts := plain.ViewOptions()
 		opts.Highlight = x
 		if plain.Tree != nil {
-			v, err := interpret.NewView(plain.DisplayTree(), opts)
+			v, err := interpret.NewView(plain.Tree, opts)
 			if err != nil {
 				return fmt.Errorf("report: %w", err)
 			}

@@ -112,7 +112,7 @@ func load(name, path string, cfg Config) (*loaded, error) {
 		m.plain, m.opts = p, p.ViewOptions()
 		switch {
 		case p.Tree != nil:
-			v, err := interpret.NewView(p.DisplayTree(), m.opts)
+			v, err := interpret.NewView(p.Tree, m.opts)
 			if err != nil {
 				return nil, fmt.Errorf("serve: model %s: %w", path, err)
 			}

@@ -15,6 +15,7 @@ import (
 
 	// the learner kinds the tests train
 	_ "github.com/gdt-ml/gdt/cart"
+	_ "github.com/gdt-ml/gdt/forest"
 	_ "github.com/gdt-ml/gdt/gradtree"
 	_ "github.com/gdt-ml/gdt/grande"
 )
@@ -97,6 +98,8 @@ func Options(kind string) map[string]string {
 		return map[string]string{"depth": "3", "epochs": "8", "restarts": "1", "patience": "5"}
 	case "grande", "grande-fast":
 		return map[string]string{"n_estimators": "12", "depth": "3", "epochs": "5", "restarts": "1", "patience": "3"}
+	case "random-forest":
+		return map[string]string{"n_estimators": "7", "depth": "4"}
 	}
 	return nil
 }

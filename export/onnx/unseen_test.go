@@ -98,10 +98,12 @@ func conditionsOf(n *interpret.JSONNode, out []string) []string {
 // by the test evaluator; ort_test.go runs ONNX Runtime on it when
 // present) give the same class and probability; text, DOT and SVG show
 // the same conditions, whose categorical sides say where unseen levels
-// go. GradTree and GRANDE render through `gdt show`'s Render (GRANDE's
-// text, JSON, DOT and SVG show its most weighted trees, pruned; its
-// generated Go the whole ensemble). CART's `show` renders text only (its
-// ONNX export on unseen levels is checked by TestExportMatchesModel).
+// go. Every kind renders through `gdt show`'s Render: GRANDE's text,
+// JSON, DOT and SVG show its most weighted trees, pruned, its generated Go
+// the whole ensemble; a random forest renders as a text summary and as Go
+// (the whole forest), and has no ONNX export. SYMPOL policies read
+// observations, not categories: their generated Go and ONNX are checked
+// against the actor in policy_test.go and rl/policy.
 func TestUnseenLevelsAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains models and compiles generated code (-short)")
@@ -117,6 +119,9 @@ func TestUnseenLevelsAgree(t *testing.T) {
 		{"gradtree", "gr-paper", data.Binary, nil}, // ordinal and one-hot
 		{"grande", "", data.Binary, nil},
 		{"grande", "gt-paper", data.Binary, map[string]string{"estimator_weights": "estimator"}},
+		{"cart", "", data.Binary, nil},
+		{"cart", "gr-paper", data.Multiclass, nil},
+		{"random-forest", "gt-paper", data.Binary, nil},
 	}
 	tab := unseenRows()
 	n := tab.NumRows()
@@ -147,16 +152,18 @@ func TestUnseenLevelsAgree(t *testing.T) {
 			wants[k] = append(wants[k], want{m.Classes[cl], proba.Data[i*proba.Cols+cl]})
 		}
 		name := caseName(c)
-		// ONNX
-		om, err := Export(m)
-		if err != nil {
-			t.Fatal(err)
+		// ONNX (random forests have no ONNX export)
+		var env map[string]*tensor
+		if c.kind != "random-forest" {
+			om, err := Export(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if env, err = evaluate(&om.Graph, inputsOf(tab)); err != nil {
+				t.Fatal(err)
+			}
 		}
-		env, err := evaluate(&om.Graph, inputsOf(tab))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < n; i++ {
+		for i := 0; i < n && env != nil; i++ {
 			w := wants[k][i]
 			if env[OutputLabel].s[i] != w.label || env[OutputProbabilities].f[i*proba.Cols+slices.Index(m.Classes, w.label)] != w.proba {
 				t.Errorf("%s row %d: ONNX %s, model %s (p = %v)", name, i, env[OutputLabel].s[i], w.label, w.proba)
@@ -173,11 +180,16 @@ func TestUnseenLevelsAgree(t *testing.T) {
 				}
 				return b
 			}
-			text, dot, svg, js, src = render("text"), render("dot"), render("svg"), render("json"), render("go")
+			text, src = render("text"), render("go")
+			if c.kind != "random-forest" { // a forest renders as text (a summary) and go
+				dot, svg, js = render("dot"), render("svg"), render("json")
+			}
 			src = []byte(strings.Replace(string(src), "package model", "package m"+strconv.Itoa(k), 1))
 		}
 		var roots []*interpret.JSONNode
-		if c.kind == "grande" {
+		switch c.kind {
+		case "random-forest":
+		case "grande":
 			var s struct {
 				TopTrees []struct{ Tree interpret.JSONTree } `json:"top_trees"`
 			}
@@ -187,7 +199,7 @@ func TestUnseenLevelsAgree(t *testing.T) {
 			for _, tt := range s.TopTrees {
 				roots = append(roots, tt.Tree.Root)
 			}
-		} else {
+		default:
 			var jt interpret.JSONTree
 			if err := json.Unmarshal(js, &jt); err != nil {
 				t.Fatal(err)
