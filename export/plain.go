@@ -192,7 +192,6 @@ func (p *Plain) ViewOptions() *interpret.Options {
 		Probabilities: p.Leaves == Probabilities}
 }
 
-
 // FeatureImportance returns how the model uses every raw column
 // (interpret.Importance): for GRANDE the importance measured on the
 // training rows at the end of training (weighted by the trees' mean
