@@ -258,28 +258,6 @@ func advance(ctx context.Context, trainers []*ppo.Trainer, parallel int, last []
 	return nil
 }
 
-// RLSpaceKeys checks that every option of space is a ppo hyperparameter
-// (ppo.Keys) and returns the unknown ones.
-func RLSpaceKeys(space *Space) []string {
-	known := map[string]bool{}
-	for _, k := range ppo.Keys() {
-		known[k] = true
-	}
-	var bad []string
-	for _, p := range space.Params {
-		if !known[p.Name] {
-			bad = append(bad, p.Name)
-		}
-	}
-	for k := range space.Fixed {
-		if !known[k] {
-			bad = append(bad, k)
-		}
-	}
-	sort.Strings(bad)
-	return bad
-}
-
 // rlSetupFromAttrs is used by tools that only have a study: it rebuilds
 // the setup from the study's attributes.
 func rlSetupFromAttrs(attrs map[string]string) (RLSetup, error) {

@@ -18,8 +18,8 @@ import (
 // are valid.
 func TestSympolSpaceIsPPOKeys(t *testing.T) {
 	s := mustSpace(t, "sympol")
-	if bad := RLSpaceKeys(s); len(bad) > 0 {
-		t.Fatalf("SYMPOL space options unknown to ppo: %v", bad)
+	if err := s.Check(); err != nil {
+		t.Fatalf("SYMPOL space against ppo's declaration: %v", err)
 	}
 	study, err := goptuna.CreateStudy("sympol", goptuna.StudyOptionSampler(newRandomSampler(3)), goptuna.StudyOptionLogger(nil))
 	if err != nil {

@@ -48,3 +48,23 @@ func TestSpaceCheckRejects(t *testing.T) {
 		})
 	}
 }
+
+// TestThesisBestDeclared checks that the thesis's best configurations
+// (spec §8.1, §8.2) are valid options of their kinds.
+func TestThesisBestDeclared(t *testing.T) {
+	for _, kind := range []string{"gradtree", "grande"} {
+		decl, err := Declared(kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := ThesisBest(kind)
+		if len(best) == 0 {
+			t.Fatalf("%s: no configurations", kind)
+		}
+		for ds, opts := range best {
+			if err := decl.Check(opts); err != nil {
+				t.Errorf("%s on %s: %v", kind, ds, err)
+			}
+		}
+	}
+}

@@ -3,9 +3,10 @@ package option
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -96,12 +97,7 @@ func (l *List[C]) Check(opts map[string]string) error {
 // the options it sets apply in a fixed order). Errors name the kind, the
 // key, the value and the allowed range.
 func (l *List[C]) Apply(c *C, opts map[string]string) error {
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(opts) {
 		o := l.find(k)
 		if o == nil {
 			return fmt.Errorf("%s: unknown option %q (known: %s)", l.Kind, k, strings.Join(l.Keys(), ", "))
@@ -228,7 +224,10 @@ func (l *List[C]) Defaults(c C, task string) C {
 }
 
 // WithDefaults returns a copy of l for another kind whose defaults differ:
-// kind names it, defaults maps keys to their new default values. It panics
+// kind names it, defaults maps keys to their new default values. The
+// variant's defaults are filled when its learner is created (Defaults with
+// task ""), which fills a zero seed field too: apply the kind's seed
+// before that. It panics
 // on a key l does not declare or a default outside its range (an init-time
 // declaration error).
 func (l *List[C]) WithDefaults(kind string, defaults map[string]string) *List[C] {
@@ -346,18 +345,14 @@ type Declared interface {
 	Lookup(key string) (Spec, bool)
 	// Check reports the first unknown or out-of-range option.
 	Check(opts map[string]string) error
+	// CheckDeclaration and Unbound check the declaration (for tests).
+	CheckDeclaration() error
+	Unbound(skip ...string) []string
 }
 
 var _ Declared = (*List[struct{}])(nil)
 
-func sortedKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 func mapValues(m map[string]string) []string {
 	out := make([]string, 0, len(m))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -109,7 +111,7 @@ func printOptions(w io.Writer, k declaredKind) error {
 		if len(s.Deprecated) > 0 {
 			meaning += " (deprecated spelling: " + strings.Join(s.Deprecated, ", ") + ")"
 		}
-		for _, word := range sortedWords(s.Words) {
+		for _, word := range slices.Sorted(maps.Keys(s.Words)) {
 			meaning += "; " + word + ": " + s.Words[word]
 		}
 		if s.DefaultNote != "" {
@@ -118,19 +120,4 @@ func printOptions(w io.Writer, k declaredKind) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Key, s.DefaultText(), s.Range(), meaning)
 	}
 	return tw.Flush()
-}
-
-func sortedWords(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
 }
