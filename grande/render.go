@@ -22,7 +22,7 @@ func (m *Model) ViewOptions(p *preprocess.Pipeline, classes []string) *interpret
 	o := &interpret.Options{Task: m.Task, ClassNames: classes, Pipeline: p}
 	if m.Task == data.Regression {
 		t := m.Target
-		o.Denormalize = t.Inverse
+		o.Denormalize, o.DenormalizeSource = t.Inverse, t.InverseSource
 	}
 	return o
 }

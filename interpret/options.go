@@ -30,6 +30,10 @@ type Options struct {
 	// Denormalize maps a regression leaf value from standardised target
 	// units to the target's units (value·std + mean); nil keeps the value.
 	Denormalize func(float64) float64
+	// DenormalizeSource, if not nil, writes Denormalize as Go source
+	// applied to a float64 expression (for the generated code of
+	// ensembles, EnsembleGoSource; e.g. loss.Standardizer.InverseSource).
+	DenormalizeSource func(y string) string
 	// Pipeline, if not nil, is the fitted preprocessing: conditions are
 	// shown in raw units (preprocess.Pipeline.RawThresholdLess) and names
 	// are its feature names.

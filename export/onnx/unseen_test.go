@@ -122,6 +122,10 @@ func TestUnseenLevelsAgree(t *testing.T) {
 		{"cart", "", data.Binary, nil},
 		{"cart", "gr-paper", data.Multiclass, nil},
 		{"random-forest", "gt-paper", data.Binary, nil},
+		{"gradtree", "", data.Regression, nil},
+		{"grande", "gr-paper", data.Regression, nil},
+		{"cart", "", data.Regression, nil},
+		{"random-forest", "", data.Regression, nil},
 	}
 	tab := unseenRows()
 	n := tab.NumRows()
@@ -146,10 +150,16 @@ func TestUnseenLevelsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		decided := model.Decide(m.Task, proba)
-		for i := 0; i < n; i++ {
-			cl := int(decided[i])
-			wants[k] = append(wants[k], want{m.Classes[cl], proba.Data[i*proba.Cols+cl]})
+		if c.task == data.Regression {
+			for i := 0; i < n; i++ {
+				wants[k] = append(wants[k], want{"-", proba.Data[i]})
+			}
+		} else {
+			decided := model.Decide(m.Task, proba)
+			for i := 0; i < n; i++ {
+				cl := int(decided[i])
+				wants[k] = append(wants[k], want{m.Classes[cl], proba.Data[i*proba.Cols+cl]})
+			}
 		}
 		name := caseName(c)
 		// ONNX (random forests have no ONNX export)
@@ -165,6 +175,12 @@ func TestUnseenLevelsAgree(t *testing.T) {
 		}
 		for i := 0; i < n && env != nil; i++ {
 			w := wants[k][i]
+			if c.task == data.Regression {
+				if env[OutputVariable].f[i] != w.proba {
+					t.Errorf("%s row %d: ONNX %v, model %v", name, i, env[OutputVariable].f[i], w.proba)
+				}
+				continue
+			}
 			if env[OutputLabel].s[i] != w.label || env[OutputProbabilities].f[i*proba.Cols+slices.Index(m.Classes, w.label)] != w.proba {
 				t.Errorf("%s row %d: ONNX %s, model %s (p = %v)", name, i, env[OutputLabel].s[i], w.label, w.proba)
 			}
@@ -209,7 +225,13 @@ func TestUnseenLevelsAgree(t *testing.T) {
 			for i := 0; i < n; i++ {
 				leaf := jsonLeaf(t, jt.Root, tab, i)
 				w := wants[k][i]
-				if leaf.Outcome.Label != w.label || math.Abs(leaf.Outcome.Proba-float64(w.proba)) > 1e-6 {
+				if c.task == data.Regression {
+					if got := leaf.Outcome.Values[0]; float32(got) != w.proba {
+						t.Errorf("%s row %d: JSON route to node %d says %v, model %v", name, i, leaf.ID, got, w.proba)
+					}
+					continue
+				}
+				if leaf.Outcome.Label != w.label || float32(leaf.Outcome.Proba) != w.proba {
 					t.Errorf("%s row %d: JSON route to node %d says %s (p = %v), model %s (p = %v)", name, i, leaf.ID, leaf.Outcome.Label, leaf.Outcome.Proba, w.label, w.proba)
 				}
 			}
@@ -296,8 +318,15 @@ func main() {
 	}
 	for _, row := range rows {
 `)
-	for k := range cases {
-		fmt.Fprintf(&main, "\t\t{\n\t\t\tvar x m%d.Input\n\t\t\tfill(&x, row)\n\t\t\tl, p := m%d.Classify(x)\n\t\t\tfmt.Println(%d, l, strconv.FormatFloat(p, 'g', -1, 64))\n\t\t}\n", k, k, k)
+	for k, c := range cases {
+		call := fmt.Sprintf("l, p := m%d.Classify(x)", k)
+		switch {
+		case c.task == data.Regression && (c.kind == "grande" || c.kind == "random-forest"):
+			call = fmt.Sprintf("l, p := \"-\", m%d.Predict(x)[0]", k)
+		case c.task == data.Regression:
+			call = fmt.Sprintf("l, p := \"-\", m%d.Predict(x)", k)
+		}
+		fmt.Fprintf(&main, "\t\t{\n\t\t\tvar x m%d.Input\n\t\t\tfill(&x, row)\n\t\t\t%s\n\t\t\tfmt.Println(%d, l, strconv.FormatFloat(p, 'g', -1, 64))\n\t\t}\n", k, call, k)
 	}
 	main.WriteString("\t}\n}\n")
 	write("main.go", main.String())
@@ -323,9 +352,10 @@ func main() {
 			t.Fatal(err)
 		}
 		w := wants[k][i]
-		// GRANDE's generated code sums with the predictor's tables: bit
-		// for bit; single trees return the head's float64 probability.
-		if f[1] != w.label || float32(p) != w.proba && math.Abs(p-float64(w.proba)) > 1e-6 {
+		// ensembles' generated code sums with the predictor's tables and
+		// single trees return the head's float64 value: equal to the
+		// model's float32 output once rounded to float32
+		if f[1] != w.label || float32(p) != w.proba {
 			t.Errorf("%s row %d: generated Go %s (p = %v), model %s (p = %v)", caseName(cases[k]), i, f[1], p, w.label, w.proba)
 		}
 	}
