@@ -14,9 +14,11 @@ import (
 	"testing"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/export/exporttest"
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/model"
+	"github.com/gdt-ml/gdt/rl/policy"
 )
 
 // unseenRows returns test rows of the exporttest schema with unseen levels
@@ -108,11 +110,9 @@ func TestUnseenLevelsAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains models and compiles generated code (-short)")
 	}
-	goBin, err := exec.LookPath("go")
-	if err != nil {
-		if goBin = filepath.Join(runtime.GOROOT(), "bin", "go"); !fileExists(goBin) {
-			t.Skip("no go toolchain: cannot compile the generated code")
-		}
+	goBin := goTool()
+	if goBin == "" {
+		t.Skip("no go toolchain: cannot compile the generated code")
 	}
 	cases := []exportCase{
 		{"gradtree", "gt-paper", data.Binary, nil}, // leave-one-out with the rows' own targets
@@ -259,7 +259,6 @@ func TestUnseenLevelsAgree(t *testing.T) {
 		write(filepath.Join("m"+strconv.Itoa(k), "model.go"), string(src))
 	}
 	// one program runs every generated package on every row
-	write("go.mod", "module gen\n\ngo 1.21\n")
 	rows := make([]map[string]any, n)
 	for i := range rows {
 		rows[i] = map[string]any{}
@@ -274,6 +273,67 @@ func TestUnseenLevelsAgree(t *testing.T) {
 			}
 		}
 	}
+	calls := make([]string, len(cases))
+	for k, c := range cases {
+		calls[k] = fmt.Sprintf("l, p := m%d.Classify(x)", k)
+		switch {
+		case c.task == data.Regression && (c.kind == "grande" || c.kind == "random-forest"):
+			calls[k] = fmt.Sprintf("l, p := \"-\", m%d.Predict(x)[0]", k)
+		case c.task == data.Regression:
+			calls[k] = fmt.Sprintf("l, p := \"-\", m%d.Predict(x)", k)
+		}
+	}
+	out := runGenerated(t, goBin, dir, calls, rows)
+	lines := out
+	if len(lines) != n*len(cases) {
+		t.Fatalf("the generated code printed %d lines, want %d", len(lines), n*len(cases))
+	}
+	for j, line := range lines {
+		i, k := j/len(cases), j%len(cases)
+		f := strings.Fields(line)
+		if len(f) != 3 || f[0] != strconv.Itoa(k) {
+			t.Fatalf("line %q", line)
+		}
+		p, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := wants[k][i]
+		// ensembles' generated code sums with the predictor's tables and
+		// single trees return the head's float64 value: equal to the
+		// model's float32 output once rounded to float32
+		if f[1] != w.label || float32(p) != w.proba {
+			t.Errorf("%s row %d: generated Go %s (p = %v), model %s (p = %v)", caseName(cases[k]), i, f[1], p, w.label, w.proba)
+		}
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// goTool returns the go command, or "" when there is none.
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+		return p
+	}
+	return ""
+}
+
+// runGenerated runs, in dir (holding generated packages m0, m1, … with
+// an Input struct each), a program that fills package k's Input from every
+// row (by the fields' json tags; a null or absent number is NaN) and runs
+// calls[k] — a statement defining l (a string) and p (a float64) — and
+// returns the printed lines "k l p", row by row and package by package.
+func runGenerated(t *testing.T, goBin, dir string, calls []string, rows []map[string]any) []string {
+	t.Helper()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module gen\n\ngo 1.21\n")
 	rowsJSON, err := json.Marshal(rows)
 	if err != nil {
 		t.Fatal(err)
@@ -281,7 +341,7 @@ func TestUnseenLevelsAgree(t *testing.T) {
 	write("rows.json", string(rowsJSON))
 	var main strings.Builder
 	main.WriteString("package main\n\nimport (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"math\"\n\t\"os\"\n\t\"reflect\"\n\t\"strconv\"\n")
-	for k := range cases {
+	for k := range calls {
 		fmt.Fprintf(&main, "\t\"gen/m%d\"\n", k)
 	}
 	main.WriteString(`)
@@ -318,14 +378,7 @@ func main() {
 	}
 	for _, row := range rows {
 `)
-	for k, c := range cases {
-		call := fmt.Sprintf("l, p := m%d.Classify(x)", k)
-		switch {
-		case c.task == data.Regression && (c.kind == "grande" || c.kind == "random-forest"):
-			call = fmt.Sprintf("l, p := \"-\", m%d.Predict(x)[0]", k)
-		case c.task == data.Regression:
-			call = fmt.Sprintf("l, p := \"-\", m%d.Predict(x)", k)
-		}
+	for k, call := range calls {
 		fmt.Fprintf(&main, "\t\t{\n\t\t\tvar x m%d.Input\n\t\t\tfill(&x, row)\n\t\t\t%s\n\t\t\tfmt.Println(%d, l, strconv.FormatFloat(p, 'g', -1, 64))\n\t\t}\n", k, call, k)
 	}
 	main.WriteString("\t}\n}\n")
@@ -337,28 +390,138 @@ func main() {
 	if err != nil {
 		t.Fatalf("go run: %v\n%.3000s", err, out)
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != n*len(cases) {
-		t.Fatalf("the generated code printed %d lines, want %d", len(lines), n*len(cases))
+	return strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+}
+
+// TestPolicyRenderingsAgree checks SYMPOL tree policies (discrete and
+// continuous actions) the same way: on observations from episodes, on
+// split thresholds and at random, the policy's greedy action equals the
+// route the JSON rendering states (model-space "x < τ" conditions), the
+// leaf the text and DOT renderings show for those conditions, and the
+// generated Go code (compiled and run), as `gdt rl show` renders them. Their
+// ONNX graphs are checked against the policy by
+// TestPolicyExportMatchesPolicy. Observations have no categories, so the
+// unseen-level rule does not arise.
+func TestPolicyRenderingsAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a policy and compiles generated code (-short)")
+	}
+	goBin := goTool()
+	if goBin == "" {
+		t.Skip("no go toolchain: cannot compile the generated code")
+	}
+	dir := t.TempDir()
+	type result struct {
+		label string
+		value float32
+	}
+	var calls []string
+	var wants [][]result
+	var rows []map[string]any
+	for k, c := range []policyCase{{"CartPole-v1", 3000}, {"Pendulum-v1", 0}} {
+		tr := trainPolicy(t, c)
+		ta := tr.Actor().(*policy.TreeActor)
+		spec := tr.Spec()
+		p, err := export.PolicyOf(ta, spec, export.PruneNone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := &interpret.Options{Task: data.Multiclass, ClassNames: spec.ActionNames, FeatureNames: spec.FeatureNames}
+		if !p.Discrete {
+			o.Task = data.Regression
+		}
+		v, err := interpret.NewView(p.Tree, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := v.JSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var jt interpret.JSONTree
+		if err := json.Unmarshal(js, &jt); err != nil {
+			t.Fatal(err)
+		}
+		text, dot := v.Text(), v.DOT()
+		for _, cond := range conditionsOf(jt.Root, nil) {
+			if !strings.Contains(text, cond) || !strings.Contains(dot, cond) {
+				t.Errorf("%s: text or DOT lacks the condition %q", c.env, cond)
+			}
+		}
+		src, err := v.GoSource("m" + strconv.Itoa(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "m"+strconv.Itoa(k)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "m"+strconv.Itoa(k), "model.go"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if p.Discrete {
+			calls = append(calls, fmt.Sprintf("l, p := m%d.Classify(x)", k))
+		} else {
+			calls = append(calls, fmt.Sprintf("l, p := \"-\", m%d.Predict(x)", k))
+		}
+		F := spec.Observation.Dim
+		xs := observations(t, tr, ta, 3, 300)
+		var want []result
+		action := make([]float32, max(1, spec.Action.Dim))
+		for i := 0; i < len(xs)/F; i++ {
+			x := xs[i*F : (i+1)*F]
+			p.Act(x, action)
+			w := result{label: "-", value: action[0]}
+			if p.Discrete {
+				w = result{label: spec.ActionNames[int(action[0])]}
+			}
+			want = append(want, w)
+			// the route the JSON rendering states
+			n := jt.Root
+			for n.Condition != nil {
+				if x[n.Condition.Feature] < n.Condition.Threshold {
+					n = n.Left
+				} else {
+					n = n.Right
+				}
+			}
+			if p.Discrete && n.Outcome.Label != w.label || !p.Discrete && float32(n.Outcome.Values[0]) != w.value {
+				t.Errorf("%s observation %d: JSON route to node %d gives %+v, policy %+v", c.env, i, n.ID, n.Outcome, w)
+			}
+			row := map[string]any{}
+			for j, name := range spec.FeatureNames {
+				row[name] = float64(x[j])
+			}
+			if k == 0 {
+				rows = append(rows, row)
+			} else if i < len(rows) {
+				for name, val := range row {
+					rows[i][name] = val
+				}
+			}
+		}
+		wants = append(wants, want)
+	}
+	// rows hold both environments' observations (their feature names differ)
+	n := min(len(wants[0]), len(wants[1]), len(rows))
+	rows = rows[:n]
+	lines := runGenerated(t, goBin, dir, calls, rows)
+	if len(lines) != n*len(calls) {
+		t.Fatalf("the generated code printed %d lines, want %d", len(lines), n*len(calls))
 	}
 	for j, line := range lines {
-		i, k := j/len(cases), j%len(cases)
+		i, k := j/len(calls), j%len(calls)
 		f := strings.Fields(line)
-		if len(f) != 3 || f[0] != strconv.Itoa(k) {
+		if len(f) < 3 {
 			t.Fatalf("line %q", line)
 		}
-		p, err := strconv.ParseFloat(f[2], 64)
+		f = []string{f[0], strings.Join(f[1:len(f)-1], " "), f[len(f)-1]} // labels may hold spaces
+		val, err := strconv.ParseFloat(f[2], 64)
 		if err != nil {
 			t.Fatal(err)
 		}
 		w := wants[k][i]
-		// ensembles' generated code sums with the predictor's tables and
-		// single trees return the head's float64 value: equal to the
-		// model's float32 output once rounded to float32
-		if f[1] != w.label || float32(p) != w.proba {
-			t.Errorf("%s row %d: generated Go %s (p = %v), model %s (p = %v)", caseName(cases[k]), i, f[1], p, w.label, w.proba)
+		if f[1] != w.label || w.label == "-" && float32(val) != w.value {
+			t.Errorf("policy %d observation %d: generated Go %s %v, policy %+v", k, i, f[1], val, w)
 		}
 	}
 }
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
