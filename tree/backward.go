@@ -90,6 +90,8 @@ func (k *Kernel) Backward(ws *Workspace, dOut []float32, grad *Params, dX []floa
 	}
 	if len(ws.delta) < k.e*B*k.d {
 		ws.delta = make([]float64, k.e*ws.capB*k.d)
+		ws.h = make([]float64, k.e*ws.capB)
+		ws.gamma = make([]float64, k.e*ws.capB)
 	}
 
 	// 1. per sample: tree-weight gradients γ, path-node gradients δ, dX
@@ -145,8 +147,11 @@ func (ws *Workspace) treePart(p, w int) {
 	k := ws.k
 	s := &ws.scratch[w]
 	s.td = growFloat64(s.td, ws.b*k.d)
+	s.th = growFloat64(s.th, ws.b)
+	s.tg = growFloat64(s.tg, ws.b)
 	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, k.e)
 	for e := lo; e < hi; e++ {
+		ws.treeWeights(e, 0, ws.b, s.th, s.tg)
 		ws.pathDeltas(e, 0, ws.b, s.td, nil, s)
 		ws.accumulateLeaves(e, s)
 		ws.accumulateNodes(e, 0, k.d, s)
@@ -180,7 +185,10 @@ func (ws *Workspace) back1Part(p, w int) {
 	s := &ws.scratch[w]
 	B, d := ws.b, k.d
 	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, B)
-	ws.weightGrads(lo, hi, s)
+	ws.weightSums(lo, hi)
+	for e := 0; e < k.e; e++ {
+		ws.treeWeights(e, lo, hi, ws.h[e*B+lo:e*B+hi], ws.gamma[e*B+lo:e*B+hi])
+	}
 	var dx []float64
 	if ws.dX != nil {
 		dx = growFloat64(s.dx, (hi-lo)*k.n)
@@ -199,73 +207,87 @@ func (ws *Workspace) back1Part(p, w int) {
 }
 
 // weightPart is phase 1 of the fused backward pass (Backward) for the
-// samples of part p: the tree-weight gradients γ only.
-func (ws *Workspace) weightPart(p, w int) {
-	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, ws.b)
-	ws.weightGrads(lo, hi, &ws.scratch[w])
+// samples of part p: the per-sample sums over the trees only.
+func (ws *Workspace) weightPart(p, _ int) {
+	ws.weightSums(p*ws.chunk, min((p+1)*ws.chunk, ws.b))
 }
 
-// weightGrads writes h = ⟨dL/dy, Λ[e,R]⟩ and the tree-weight gradients
-// γ_e = dL/dω_e (spec §3.2) of the samples lo…hi−1 for every tree; the
-// per-sample sums over the trees run in tree order.
-func (ws *Workspace) weightGrads(lo, hi int, s *scratch) {
+// hOf returns h = ⟨dL/dy, Λ[e,R]⟩ of tree e and sample b.
+func (ws *Workspace) hOf(e, b int) float64 {
 	k := ws.k
-	B, C, L, E := ws.b, k.c, k.nl, k.e
-	nb := hi - lo
-	lam := k.params.Leaves
-	h, a, aw, gamma := ws.h, ws.a, ws.aw, ws.gamma
+	C := k.c
+	return dot(ws.dOut[b*C:(b+1)*C], k.params.Leaves[(e*k.nl+int(ws.leaf[e*ws.b+b]))*C:][:C])
+}
+
+// weightSums writes the per-sample sums over the trees (in tree order) that
+// the tree-weight gradients γ need, for the samples lo…hi−1 (spec §3.2):
+// h̄ = Σ a″_e h_e and r̄ = Σ a_e r_e with r_e = dL/da_e = (h_e − h̄)/M for
+// a kept tree (else 0), where M = Σ a_e over the kept trees (written by
+// Forward with a keep mask, else 1).
+func (ws *Workspace) weightSums(lo, hi int) {
+	k := ws.k
+	B, E := ws.b, k.e
+	if k.mode == NoWeights || E <= 1 {
+		return
+	}
+	a, aw := ws.a, ws.aw
+	hbar, M, rbar := ws.hbar[lo:hi], ws.msum[lo:hi], ws.rbar[lo:hi]
+	clear(hbar)
+	clear(rbar)
 	// trees outside, samples inside (see block)
 	for e := 0; e < E; e++ {
 		for b := lo; b < hi; b++ {
-			h[e*B+b] = dot(ws.dOut[b*C:(b+1)*C], lam[(e*L+int(ws.leaf[e*B+b]))*C:][:C])
-		}
-	}
-	if k.mode == NoWeights || E <= 1 {
-		for e := 0; e < E; e++ {
-			clear(gamma[e*B+lo : e*B+hi])
-		}
-		return
-	}
-	hbar := growFloat64(s.col1, nb)
-	M := growFloat64(s.col2, nb)
-	rbar := growFloat64(s.col3, nb)
-	s.col1, s.col2, s.col3 = hbar, M, rbar
-	clear(hbar)
-	clear(rbar)
-	for e := 0; e < E; e++ {
-		for b := lo; b < hi; b++ {
-			hbar[b-lo] += aw[e*B+b] * h[e*B+b]
+			hbar[b-lo] += aw[e*B+b] * ws.hOf(e, b)
 		}
 	}
 	if ws.keep == nil {
 		for i := range M {
 			M[i] = 1
 		}
-	} else {
-		clear(M)
-		for e := 0; e < E; e++ {
-			for b := lo; b < hi; b++ {
-				if ws.keep[b*E+e] {
-					M[b-lo] += a[e*B+b]
-				}
-			}
-		}
-	}
+	} // else Forward wrote them (weighBlock)
 	for e := 0; e < E; e++ {
 		for b := lo; b < hi; b++ {
-			var r float64 // dL/da_e
+			var r float64
 			if m := M[b-lo]; m > 0 && (ws.keep == nil || ws.keep[b*E+e]) {
-				r = (h[e*B+b] - hbar[b-lo]) / m
+				r = (ws.hOf(e, b) - hbar[b-lo]) / m
 			}
-			gamma[e*B+b] = r
 			rbar[b-lo] += a[e*B+b] * r
 		}
 	}
-	for e := 0; e < E; e++ {
-		for b := lo; b < hi; b++ {
-			gamma[e*B+b] = a[e*B+b] * (gamma[e*B+b] - rbar[b-lo])
-		}
+}
+
+// treeWeights writes h_e and the tree-weight gradient γ_e = dL/dω_e =
+// a_e·(r_e − r̄) of tree e for the samples lo…hi−1 into h and g (index
+// b − lo), from the sums of weightSums.
+func (ws *Workspace) treeWeights(e, lo, hi int, h, g []float64) {
+	k := ws.k
+	B, E := ws.b, k.e
+	h, g = h[:hi-lo], g[:hi-lo]
+	for b := lo; b < hi; b++ {
+		h[b-lo] = ws.hOf(e, b)
 	}
+	if k.mode == NoWeights || E <= 1 {
+		clear(g)
+		return
+	}
+	a := ws.a[e*B : (e+1)*B]
+	for b := lo; b < hi; b++ {
+		var r float64 // dL/da_e
+		if m := ws.msum[b]; m > 0 && (ws.keep == nil || ws.keep[b*E+e]) {
+			r = (h[b-lo] - ws.hbar[b]) / m
+		}
+		g[b-lo] = a[b] * (r - ws.rbar[b])
+	}
+}
+
+// treeHG returns h and γ of tree e's samples (index b): the worker's
+// buffers in the fused pass, else the tree's rows of ws.h and ws.gamma.
+func (ws *Workspace) treeHG(e int, s *scratch) (h, g []float64) {
+	if ws.fused {
+		return s.th, s.tg
+	}
+	B := ws.b
+	return ws.h[e*B : (e+1)*B], ws.gamma[e*B : (e+1)*B]
 }
 
 // pathDeltas writes δ of every path node of tree e for the samples
@@ -279,7 +301,8 @@ func (ws *Workspace) pathDeltas(e, lo, hi int, dblock, dx []float64, s *scratch)
 	nb := hi - lo
 	lam := k.params.Leaves
 	leafW := k.mode == LeafWeights
-	h, aw, gamma := ws.h, ws.aw, ws.gamma
+	h, gamma := ws.treeHG(e, s)
+	aw := ws.aw[e*B : (e+1)*B]
 	zs := growFloat64(s.z, nb*d)
 	s.z = zs
 	s.cf = growInt(s.cf, nb*d)
@@ -294,7 +317,7 @@ func (ws *Workspace) pathDeltas(e, lo, hi int, dblock, dx []float64, s *scratch)
 	// the samples with a weight or weight gradient (others get δ = 0)
 	act := s.act[:0]
 	for b := lo; b < hi; b++ {
-		if aw[e*B+b] == 0 && gamma[e*B+b] == 0 {
+		if aw[b] == 0 && gamma[b] == 0 {
 			clear(dblock[(b-lo)*d : (b-lo+1)*d])
 			clear(zs[(b-lo)*d : (b-lo+1)*d])
 			continue
@@ -341,11 +364,11 @@ func (ws *Workspace) pathDeltas(e, lo, hi int, dblock, dx []float64, s *scratch)
 	for _, bi := range act {
 		b := int(bi)
 		R := int(ws.leaf[e*B+b])
-		awe, ge := aw[e*B+b], gamma[e*B+b]
+		awe, ge := aw[b], gamma[b]
 		drow := dblock[(b-lo)*d : (b-lo+1)*d]
 		cf := cfs[(b-lo)*d : (b-lo+1)*d]
 		g := ws.dOut[b*C : (b+1)*C]
-		gR := awe * h[e*B+b]
+		gR := awe * h[b]
 		if leafW {
 			gR += ge * float64(wE[R])
 		}
@@ -857,10 +880,11 @@ func (ws *Workspace) accumulateLeaves(e int, s *scratch) {
 	}
 	clear(gW)
 	s.rows, s.accT, s.accZ = s.rows[:0], s.accT[:0], s.accZ[:0]
+	_, gam := ws.treeHG(e, s)
 	var est float64
 	for b := 0; b < B; b++ {
 		R := int(ws.leaf[e*B+b])
-		aw, ga := ws.aw[e*B+b], ws.gamma[e*B+b]
+		aw, ga := ws.aw[e*B+b], gam[b]
 		if k.mode == EstimatorWeights {
 			est += ga
 			ga = 0

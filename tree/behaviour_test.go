@@ -422,6 +422,32 @@ func TestDropoutMask(t *testing.T) {
 	}
 }
 
+// TestDropoutMaskDefinition: every entry is its draw u = k/2⁵³ compared
+// with the rate, whatever the mask's length and the number of workers;
+// also at rates equal to a draw (kept: u ≥ rate) and one ulp either side.
+func TestDropoutMaskDefinition(t *testing.T) {
+	const seed = 77
+	base := mix64(seed ^ 0x5851f42d4c957f2d)
+	draw := func(i int) float64 {
+		return float64(mix64(base+uint64(i)*0x9e3779b97f4a7c15)>>11) / (1 << 53)
+	}
+	u := draw(5)
+	rates := []float64{0, 1e-17, 0.2, 0.5, 0.9, 1 - 1.0/(1<<53), 1, u, math.Nextafter(u, 0), math.Nextafter(u, 1)}
+	for _, n := range []int{1, 100, 1 << 15, 100003} {
+		keep := make([]bool, n)
+		for _, rate := range rates {
+			if err := DropoutMask(keep, rate, seed); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range keep {
+				if want := draw(i) >= rate; v != want {
+					t.Fatalf("length %d, rate %v: keep[%d] = %v, want %v", n, rate, i, v, want)
+				}
+			}
+		}
+	}
+}
+
 // TestAllDroppedSample: a sample whose trees are all dropped outputs 0 and
 // contributes no gradient.
 func TestAllDroppedSample(t *testing.T) {

@@ -62,7 +62,7 @@ func chunksOf(n, size int) (int, int) {
 
 func (ws *Workspace) forwardPart(p, w int) {
 	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, ws.b)
-	bl := block{lo: lo, hi: hi, stride: ws.b, x: ws.x, keep: ws.keep, leaf: ws.leaf, a: ws.a, aw: ws.aw}
+	bl := block{lo: lo, hi: hi, stride: ws.b, x: ws.x, keep: ws.keep, leaf: ws.leaf, a: ws.a, aw: ws.aw, msum: ws.msum}
 	k := ws.k
 	k.routeBlock(&bl)
 	k.weighBlock(&bl, &ws.scratch[w])
@@ -81,6 +81,7 @@ type block struct {
 	keep         []bool    // [B][E] or nil
 	leaf         []int32   // reached leaf
 	a, aw        []float64 // tree weight before and after dropout
+	msum         []float64 // [B] or nil: receives Σ a over the kept trees per sample
 }
 
 // routeBlock hard-routes the block's samples through every tree. The
@@ -142,6 +143,7 @@ func (k *Kernel) weighBlock(bl *block, s *scratch) {
 		}
 		return
 	}
+	var M []float64 // Σ a over the kept trees of every sample
 	switch k.mode {
 	case LeafWeights:
 		W := k.params.LeafWeights
@@ -169,10 +171,16 @@ func (k *Kernel) weighBlock(bl *block, s *scratch) {
 				sum[b-bl.lo] += v
 			}
 		}
+		// with a keep mask, M (below) in the same pass
+		M = keptSums(bl, s, nb)
 		for e := 0; e < k.e; e++ {
 			off := e*bl.stride - bl.base
 			for b := bl.lo; b < bl.hi; b++ {
-				bl.a[off+b] /= sum[b-bl.lo]
+				v := bl.a[off+b] / sum[b-bl.lo]
+				bl.a[off+b] = v
+				if M != nil && bl.keep[b*k.e+e] {
+					M[b-bl.lo] += v
+				}
 			}
 		}
 	case EstimatorWeights:
@@ -198,14 +206,14 @@ func (k *Kernel) weighBlock(bl *block, s *scratch) {
 		}
 		return
 	}
-	M := growFloat64(s.col1, nb)
-	s.col1 = M
-	clear(M)
-	for e := 0; e < k.e; e++ {
-		off := e*bl.stride - bl.base
-		for b := bl.lo; b < bl.hi; b++ {
-			if bl.keep[b*k.e+e] {
-				M[b-bl.lo] += bl.a[off+b]
+	if M == nil {
+		M = keptSums(bl, s, nb)
+		for e := 0; e < k.e; e++ {
+			off := e*bl.stride - bl.base
+			for b := bl.lo; b < bl.hi; b++ {
+				if bl.keep[b*k.e+e] {
+					M[b-bl.lo] += bl.a[off+b]
+				}
 			}
 		}
 	}
@@ -219,6 +227,23 @@ func (k *Kernel) weighBlock(bl *block, s *scratch) {
 			}
 		}
 	}
+}
+
+// keptSums returns the zeroed sums M of the block's samples (index b − lo):
+// bl.msum's, else the scratch's; nil without a keep mask.
+func keptSums(bl *block, s *scratch, nb int) []float64 {
+	if bl.keep == nil {
+		return nil
+	}
+	var M []float64
+	if bl.msum != nil {
+		M = bl.msum[bl.lo:bl.hi]
+	} else {
+		M = growFloat64(s.col3, nb)
+		s.col3 = M
+	}
+	clear(M)
+	return M
 }
 
 // outputBlock writes y_b = Σ_e a″_e Λ[e, R_e] for the block's samples.

@@ -239,9 +239,21 @@ func DropoutMask(keep []bool, rate float64, seed uint64) error {
 		return fmt.Errorf("tree: DropoutMask: rate %v: expected a number in [0, 1]", rate)
 	}
 	base := mix64(seed ^ 0x5851f42d4c957f2d)
-	for i := range keep {
-		u := float64(mix64(base+uint64(i)*0x9e3779b97f4a7c15)>>11) / (1 << 53)
-		keep[i] = u >= rate
+	// entry i is kept when u = k/2⁵³ ≥ rate for its draw k < 2⁵³, that
+	// is when k ≥ ⌈rate·2⁵³⌉ (rate·2⁵³ is exact)
+	cut := uint64(math.Ceil(rate * (1 << 53)))
+	fill := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			keep[i] = mix64(base+uint64(i)*0x9e3779b97f4a7c15)>>11 >= cut
+		}
 	}
+	w := resolveWorkers(0)
+	size, parts := chunks(len(keep), w, 1<<14)
+	if parts <= 1 {
+		fill(0, len(keep))
+		return nil
+	}
+	j := &job{run: func(p, _ int) { fill(p*size, min((p+1)*size, len(keep))) }}
+	execute(j, parts, w)
 	return nil
 }

@@ -15,18 +15,20 @@ type Workspace struct {
 	capB int
 
 	// state of the last Forward, read by Backward
-	ready    bool
-	x        []float32
-	keep     []bool
-	b        int
-	leaf     []int32   // [E][B] reached leaf
-	a        []float64 // [E][B] softmax weight before dropout
-	aw       []float64 // [E][B] final weight a″
-	h        []float64 // [E][B] ⟨dL/dy, Λ[e,R]⟩
-	delta    []float64 // [E][B][d] dL/dz of every path node (plain Backward)
-	fused    bool      // the last Backward ran the fused pass
-	gamma    []float64 // [E][B] dL/dω
-	leafSlot []int32   // [E][L] accumulator slot of a leaf during its unit, else −1
+	ready bool
+	x     []float32
+	keep  []bool
+	b     int
+	leaf  []int32   // [E][B] reached leaf
+	a     []float64 // [E][B] softmax weight before dropout
+	aw    []float64 // [E][B] final weight a″
+	h     []float64 // [E][B] ⟨dL/dy, Λ[e,R]⟩
+	delta []float64 // [E][B][d] dL/dz of every path node (plain Backward)
+	fused bool      // the last Backward ran the fused pass
+	gamma []float64 // [E][B] dL/dω (plain Backward)
+	// per sample the sums over the trees of Backward (weightSums)
+	hbar, msum, rbar []float64
+	leafSlot         []int32 // [E][L] accumulator slot of a leaf during its unit, else −1
 
 	out      []float32
 	dOut     []float32
@@ -102,6 +104,7 @@ type scratch struct {
 	fAcc             []float32 // fast path: Σ δ·x over every input feature (or column)
 	fX               []float32 // fast path: a node's Σ δ·x in column order (scalar VJP)
 	td               []float64 // fused backward: δ of the current tree's path nodes [B][d]
+	th, tg           []float64 // and its h and γ per sample [B]
 	// the node gradients of the current unit: rows gbase… of gz and gt
 	// (grad's tensors, or with a NodeUpdater the buffers ugz and ugt)
 	gz, gt   []float32
@@ -133,9 +136,12 @@ func (ws *Workspace) growBatch(B int) {
 	ws.leaf = make([]int32, k.e*B)
 	ws.a = make([]float64, k.e*B)
 	ws.aw = make([]float64, k.e*B)
-	ws.h = make([]float64, k.e*B)
 	ws.delta = nil // allocated by the plain Backward
-	ws.gamma = make([]float64, k.e*B)
+	ws.gamma = nil // allocated by the plain Backward
+	ws.h = nil
+	ws.hbar = make([]float64, B)
+	ws.msum = make([]float64, B)
+	ws.rbar = make([]float64, B)
 }
 
 func (ws *Workspace) growWorkers(w int) {
