@@ -232,9 +232,24 @@ func (ws *Workspace) accumulateLevelsFast(e, jlo, jhi int, s *scratch) {
 	xo, dl, no := s.foff, s.fdl, s.fnode
 	touched, fD, nslot := s.ftouch, s.fD, s.nslot[:k.ni]
 	var cnt, nt [MaxDepth]int32
+	// every sample passes the root: its Σδ in a register (the same sum)
+	var root float64
 	for b, r := range leaf[:B] {
 		drow := delta[b*d : (b+1)*d]
-		for j := jlo; j < jhi; j++ {
+		j := jlo
+		if jlo == 0 {
+			if v := drow[0]; v != 0 {
+				if nt[0] == 0 {
+					nslot[0], touched[0], nt[0] = 0, 0, 1
+				}
+				root += v
+				c := int(cnt[0])
+				xo[c], dl[c], no[c] = int32(b*n), float32(v), 0
+				cnt[0]++
+			}
+			j = 1
+		}
+		for ; j < jhi; j++ {
 			v := drow[j]
 			if v == 0 {
 				continue
@@ -254,6 +269,9 @@ func (ws *Workspace) accumulateLevelsFast(e, jlo, jhi int, s *scratch) {
 			xo[c], dl[c], no[c] = int32(b*n), float32(v), slot*int32(stride)
 			cnt[lv]++
 		}
+	}
+	if jlo == 0 {
+		fD[0] = root
 	}
 	feat := k.feat[e*ne : (e+1)*ne]
 	idx := feat
