@@ -18,6 +18,7 @@
 package ensemble
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 )
@@ -53,15 +54,15 @@ type Ensemble struct {
 	Weighting Weighting `json:"weighting"`
 	// Roots holds the first (root) node of every tree, increasing,
 	// Roots[0] = 0.
-	Roots Int32s `json:"roots"`
+	Roots Int32s `json:"roots,omitempty"`
 	// Feature is the tested feature of every node, −1 at a leaf.
 	Feature Int32s `json:"feature"`
 	// Threshold is the threshold of every internal node (0 at a leaf).
 	Threshold Float32s `json:"threshold"`
 	// Left and Right are the children of every internal node, −1 at a
 	// leaf.
-	Left  Int32s `json:"left"`
-	Right Int32s `json:"right"`
+	Left  Int32s `json:"left,omitempty"`
+	Right Int32s `json:"right,omitempty"`
 	// Value holds Outputs values per node: a leaf's output, zeros at an
 	// internal node.
 	Value Float32s `json:"value"`
@@ -74,6 +75,90 @@ type Ensemble struct {
 	// Count optionally holds the number of training rows that reached
 	// every node (for display; nil when unknown).
 	Count []int64 `json:"count,omitempty"`
+}
+
+// ensembleJSON is Ensemble without its JSON methods.
+type ensembleJSON Ensemble
+
+// MarshalJSON encodes m; when every tree is a complete tree stored breadth
+// first (CompleteDepth d > 0) it writes "complete_depth": d and, tree after
+// tree, the features and thresholds of the internal nodes only and the
+// values and leaf weights of the leaves only, without the roots and child
+// links that the layout implies.
+func (m *Ensemble) MarshalJSON() ([]byte, error) {
+	d := m.CompleteDepth()
+	if d == 0 {
+		return json.Marshal((*ensembleJSON)(m))
+	}
+	ni, nl, C := 1<<d-1, 1<<d, m.Outputs
+	c := *(*ensembleJSON)(m)
+	c.Roots, c.Left, c.Right = nil, nil, nil
+	c.Feature, c.Threshold, c.Value = nil, nil, nil
+	if m.LeafWeight != nil {
+		c.LeafWeight = nil
+	}
+	for _, r := range m.Roots {
+		r := int(r)
+		c.Feature = append(c.Feature, m.Feature[r:r+ni]...)
+		c.Threshold = append(c.Threshold, m.Threshold[r:r+ni]...)
+		c.Value = append(c.Value, m.Value[(r+ni)*C:(r+ni+nl)*C]...)
+		if m.LeafWeight != nil {
+			c.LeafWeight = append(c.LeafWeight, m.LeafWeight[r+ni:r+ni+nl]...)
+		}
+	}
+	return json.Marshal(struct {
+		CompleteDepth int `json:"complete_depth"`
+		*ensembleJSON
+	}{d, &c})
+}
+
+// UnmarshalJSON decodes what MarshalJSON writes. With "complete_depth" d
+// (1…30) the arrays hold, tree after tree, the internal nodes' features
+// and thresholds and the leaves' values and weights; the full per-node
+// arrays, roots and child links are rebuilt (roots and links must not be
+// given).
+func (m *Ensemble) UnmarshalJSON(b []byte) error {
+	var w struct {
+		CompleteDepth int `json:"complete_depth"`
+		*ensembleJSON
+	}
+	w.ensembleJSON = (*ensembleJSON)(m)
+	*m = Ensemble{}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	d := w.CompleteDepth
+	if d == 0 {
+		return nil
+	}
+	if d < 0 || d > 30 {
+		return fmt.Errorf("ensemble: complete_depth %d: expected 1…30", d)
+	}
+	if m.Roots != nil || m.Left != nil || m.Right != nil {
+		return fmt.Errorf("ensemble: complete_depth %d with roots or child links: expected one or the other", d)
+	}
+	ni, nl, C := 1<<d-1, 1<<d, m.Outputs
+	E := len(m.Feature) / ni
+	if E < 1 || C < 1 || len(m.Feature) != E*ni || len(m.Threshold) != E*ni || len(m.Value) != E*nl*C ||
+		(m.LeafWeight != nil && len(m.LeafWeight) != E*nl) {
+		return fmt.Errorf("ensemble: complete_depth %d: %d features, %d thresholds, %d values, %d leaf weights with %d outputs: expected whole trees (%d internal nodes, %d leaves each)",
+			d, len(m.Feature), len(m.Threshold), len(m.Value), len(m.LeafWeight), C, ni, nl)
+	}
+	f := NewComplete(m.Features, C, E, d, Mean)
+	if m.LeafWeight != nil {
+		f.LeafWeight = make(Float32s, len(f.Feature))
+	}
+	for t, r := range f.Roots {
+		r := int(r)
+		copy(f.Feature[r:r+ni], m.Feature[t*ni:(t+1)*ni])
+		copy(f.Threshold[r:r+ni], m.Threshold[t*ni:(t+1)*ni])
+		copy(f.Value[(r+ni)*C:(r+ni+nl)*C], m.Value[t*nl*C:(t+1)*nl*C])
+		if m.LeafWeight != nil {
+			copy(f.LeafWeight[r+ni:r+ni+nl], m.LeafWeight[t*nl:(t+1)*nl])
+		}
+	}
+	m.Roots, m.Left, m.Right, m.Feature, m.Threshold, m.Value, m.LeafWeight = f.Roots, f.Left, f.Right, f.Feature, f.Threshold, f.Value, f.LeafWeight
+	return nil
 }
 
 // Trees returns E, the number of trees.
@@ -332,27 +417,39 @@ func finite(v float32) bool {
 // zero values and weights: the producer fills Feature, Threshold, Value
 // and LeafWeight (leaf weighting) or TreeWeight (tree weighting).
 func NewComplete(features, outputs, trees, depth int, w Weighting) *Ensemble {
-	ni, size := 1<<depth-1, 2<<depth-1
-	N := trees * size
+	N := trees * (2<<depth - 1)
 	m := &Ensemble{Features: features, Outputs: outputs, Weighting: w,
-		Roots: make(Int32s, trees), Feature: make(Int32s, N), Threshold: make(Float32s, N),
-		Left: make(Int32s, N), Right: make(Int32s, N), Value: make(Float32s, N*outputs)}
+		Feature: make(Int32s, N), Threshold: make(Float32s, N), Value: make(Float32s, N*outputs)}
+	m.Roots, m.Left, m.Right = completeLinks(trees, depth)
 	switch w {
 	case LeafWeights:
 		m.LeafWeight = make(Float32s, N)
 	case TreeWeights:
 		m.TreeWeight = make(Float32s, trees)
 	}
-	for t := 0; t < trees; t++ {
-		r := t * size
-		m.Roots[t] = int32(r)
-		for i := 0; i < size; i++ {
-			if i < ni {
-				m.Left[r+i], m.Right[r+i] = int32(r+2*i+1), int32(r+2*i+2)
-			} else {
-				m.Feature[r+i], m.Left[r+i], m.Right[r+i] = -1, -1, -1
-			}
+	for n, l := range m.Left {
+		if l < 0 {
+			m.Feature[n] = -1
 		}
 	}
 	return m
+}
+
+// completeLinks returns the roots and child links of trees complete trees
+// of depth d stored breadth first one after the other.
+func completeLinks(trees, depth int) (roots, left, right Int32s) {
+	ni, size := 1<<depth-1, 2<<depth-1
+	roots, left, right = make(Int32s, trees), make(Int32s, trees*size), make(Int32s, trees*size)
+	for t := 0; t < trees; t++ {
+		r := t * size
+		roots[t] = int32(r)
+		for i := 0; i < size; i++ {
+			if i < ni {
+				left[r+i], right[r+i] = int32(r+2*i+1), int32(r+2*i+2)
+			} else {
+				left[r+i], right[r+i] = -1, -1
+			}
+		}
+	}
+	return roots, left, right
 }

@@ -418,3 +418,42 @@ func TestPredictorShares(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteJSON checks the compact encoding of complete trees: no roots
+// or child links are written, and decoding rebuilds them.
+func TestCompleteJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	m := randomComplete(r, 3, 2, 4, 3, LeafWeights, 1)
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), `"left"`) || !strings.Contains(string(b), `"complete_depth":3`) {
+		t.Fatalf("complete trees encoded with their links: %.200s", b)
+	}
+	var back Ensemble
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Validate(3); err != nil {
+		t.Fatal(err)
+	}
+	b2, err := json.Marshal((*ensembleJSON)(&back))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := json.Marshal((*ensembleJSON)(m)); string(b2) != string(want) {
+		t.Fatal("the ensemble changed in the round trip")
+	}
+	for _, bad := range []string{
+		`{"complete_depth":2,"features":1,"outputs":1,"weighting":"mean","feature":[0,0,0,0],"threshold":[0,0,0,0],"value":[1,2,3,4,5,6,7,8]}`,
+		`{"complete_depth":1,"features":1,"outputs":1,"weighting":"mean","roots":[0],"feature":[0],"threshold":[0],"value":[1,2]}`,
+		`{"complete_depth":1,"features":1,"outputs":1,"weighting":"mean","feature":[0],"threshold":[0],"value":[1,2,3]}`,
+		`{"complete_depth":1,"features":1,"outputs":1,"weighting":"leaf","feature":[0],"threshold":[0],"value":[1,2],"leaf_weight":[1]}`,
+		`{"complete_depth":31,"features":1,"outputs":1,"weighting":"mean","feature":[0]}`,
+	} {
+		if err := json.Unmarshal([]byte(bad), &back); err == nil {
+			t.Errorf("%s was accepted", bad)
+		}
+	}
+}
