@@ -111,7 +111,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	every := fs.Duration("checkpoint-every", 30*time.Second, "wall time between checkpoints")
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	sets := optionFlags{}
-	fs.Var(sets, "set", "override a hyperparameter, key=value (repeatable; reference names, e.g. ent_coef=0.1)")
+	fs.Var(sets, "set", "override a hyperparameter, key=value (repeatable; reference names, e.g. ent_coef=0.1; gdt models sympol lists them)")
 	fs.String("tuned", "", "train with the best configuration in `FILE`, written by gdt tune --model sympol --env ID (--set flags override single values)")
 	// --tuned FILE expands to --env ID --set key=value … in front of the
 	// other arguments (rltuned.go).

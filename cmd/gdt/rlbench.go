@@ -56,7 +56,7 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 	caseStudy := fs.String("case-study", "", "run the DistShift goal-misgeneralisation recipe (spec §9) and write its report to DIR")
 	quiet := fs.Bool("quiet", false, "no progress output")
 	var sets stringList
-	fs.Var(&sets, "set", "hyperparameter key=value applied to every training (repeatable)")
+	fs.Var(&sets, "set", "hyperparameter key=value applied to every training (repeatable; gdt models sympol lists them)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err

@@ -48,7 +48,7 @@ func runTrainMultimodal(ctx context.Context, args []string, stdout, stderr io.Wr
 	valid := fs.Float64("valid", 0.1, "share of rows (whole groups) held out for early stopping")
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	opts := optionFlags{}
-	fs.Var(opts, "set", "option key=value (repeatable): image, tabular, channels, epochs, pretrain_epochs, trees, depth, …")
+	fs.Var(opts, "set", "option key=value (repeatable): image, tabular, channels, epochs, pretrain_epochs, n_estimators, depth, … (gdt models mlp lists them)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err

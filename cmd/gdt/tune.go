@@ -83,7 +83,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	listSpaces := fs.Bool("list-spaces", false, "print the search spaces and protocols and exit")
 	fixed := optionFlags{}
-	fs.Var(fixed, "set", "fix a model option key=value (repeatable; removed from the search space)")
+	fs.Var(fixed, "set", "fix a model option key=value (repeatable; removed from the search space; gdt models KIND lists them)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
