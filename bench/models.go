@@ -21,7 +21,7 @@ func registerKind(name, kind, help, thesis string, opts map[string]string) {
 		New: func(seed int64) Learner {
 			l, err := k.New(opts, seed)
 			if err != nil {
-				panic(err) // fixed options validated by the registry test
+				panic(err) // fixed options checked by TestModelOptionsDeclared
 			}
 			return l
 		}})

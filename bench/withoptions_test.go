@@ -3,6 +3,8 @@ package bench
 import (
 	"strings"
 	"testing"
+
+	"github.com/gdt-ml/gdt/model"
 )
 
 func TestWithOptions(t *testing.T) {
@@ -45,6 +47,29 @@ func TestWithOptions(t *testing.T) {
 		}
 		if got != tc.model && m.Thesis != "" {
 			t.Errorf("%s carries the thesis column %q; a changed configuration must not", got, m.Thesis)
+		}
+	}
+}
+
+// TestModelOptionsDeclared checks that every benchmark model that is a
+// learner kind trains with options its kind declares, in their canonical
+// spelling and inside their ranges.
+func TestModelOptionsDeclared(t *testing.T) {
+	for _, m := range Models() {
+		if m.Kind == "" {
+			continue
+		}
+		k, err := model.LookupKind(m.Kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := k.Options.Check(m.Options); err != nil {
+			t.Errorf("model %s: %v", m.Name, err)
+		}
+		for key := range m.Options {
+			if s, _ := k.Options.Lookup(key); s.Key != key {
+				t.Errorf("model %s: option %q is spelled %q", m.Name, key, s.Key)
+			}
 		}
 	}
 }
