@@ -50,4 +50,17 @@ func TestPredictCPUTime(t *testing.T) {
 	for asm, d := range best {
 		t.Logf("avx512 %v: best CPU time %v per %d rows = %.0f rows/s per core", asm, d, rows, float64(rows)/d.Seconds())
 	}
+	// one row at a time, as a prediction server answers a single request
+	p.asm = haveRouteAVX512
+	one := time.Hour
+	for rep := 0; rep < 5; rep++ {
+		c0 := threadCPU()
+		for i := 0; i < 200; i++ {
+			if err := p.Predict(x[i*p.f:(i+1)*p.f], 1, out[:1], 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		one = min(one, (threadCPU()-c0)/200)
+	}
+	t.Logf("one row: best CPU time %v per row", one)
 }

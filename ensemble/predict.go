@@ -232,6 +232,10 @@ func (p *Predictor) blocks(rows, workers int, f func(lo, hi int, s *scratch)) er
 // routeChunk writes the leaf rows (of the leaf tables) that rows lo…hi−1
 // of x reach in trees t0…t1−1 into leaf[(t−t0)·Block + b].
 func (p *Predictor) routeChunk(t0, t1 int, x []float32, lo, hi int, leaf, off []int32) {
+	if p.depth > 0 && hi-lo <= fewRows {
+		p.routeFew(t0, t1, x, lo, hi, leaf)
+		return
+	}
 	if !p.asm || hi-lo < minVectorRows {
 		for t := t0; t < t1; t++ {
 			p.route(t, x, lo, hi, leaf[(t-t0)*Block:])
@@ -270,6 +274,50 @@ func (p *Predictor) routeTables() {
 			if i < ni {
 				p.tabF[t*64+j], p.tabT[t*64+j] = m.Feature[r+i], m.Threshold[r+i]
 			}
+		}
+	}
+}
+
+// fewRows is the most rows routeFew descends (a single request's rows).
+const fewRows = 4
+
+// routeFew is routeChunk for a few rows of complete trees: every row
+// descends four trees at a time (Child), so that the trees' independent
+// chains of loads overlap where one row alone would wait on each level.
+func (p *Predictor) routeFew(t0, t1 int, x []float32, lo, hi int, leaf []int32) {
+	m, n, d := p.m, p.f, p.depth
+	ni := 1<<d - 1
+	size := 2*ni + 1
+	for b := 0; b < hi-lo; b++ {
+		row := x[(lo+b)*n : (lo+b+1)*n]
+		t := t0
+		for ; t+4 <= t1; t += 4 {
+			r := int(m.Roots[t])
+			f0, h0 := m.Feature[r:r+ni], m.Threshold[r:r+ni]
+			f1, h1 := m.Feature[r+size:r+size+ni], m.Threshold[r+size:r+size+ni]
+			f2, h2 := m.Feature[r+2*size:r+2*size+ni], m.Threshold[r+2*size:r+2*size+ni]
+			f3, h3 := m.Feature[r+3*size:r+3*size+ni], m.Threshold[r+3*size:r+3*size+ni]
+			n0, n1, n2, n3 := 0, 0, 0, 0
+			for j := 0; j < d; j++ {
+				n0 = Child(n0, row[f0[n0]], h0[n0])
+				n1 = Child(n1, row[f1[n1]], h1[n1])
+				n2 = Child(n2, row[f2[n2]], h2[n2])
+				n3 = Child(n3, row[f3[n3]], h3[n3])
+			}
+			base := int(p.leafStart[t]) - ni
+			leaf[(t-t0)*Block+b] = int32(base + n0)
+			leaf[(t+1-t0)*Block+b] = int32(base + n1 + (1 << d))
+			leaf[(t+2-t0)*Block+b] = int32(base + n2 + 2*(1<<d))
+			leaf[(t+3-t0)*Block+b] = int32(base + n3 + 3*(1<<d))
+		}
+		for ; t < t1; t++ {
+			r := int(m.Roots[t])
+			f, h := m.Feature[r:r+ni], m.Threshold[r:r+ni]
+			node := 0
+			for j := 0; j < d; j++ {
+				node = Child(node, row[f[node]], h[node])
+			}
+			leaf[(t-t0)*Block+b] = p.leafStart[t] - int32(ni) + int32(node)
 		}
 	}
 }
