@@ -29,7 +29,10 @@ var libraryFields = map[string][]string{
 	"random-forest": {"Seed"},
 	// Augment's Flip comes with max_shift/max_rotate; DefaultAugment is
 	// the default
-	"mlp": {"Augment"}, "multimodal": {"Augment"},
+	"multimodal": {"Augment"},
+	// the tabular MLP has no image branch and no GRANDE backbone
+	"mlp": {"Augment", "Image", "Tabular", "Channels", "StemStride", "ImageEmbed", "Trees", "Depth", "TreeEmbed", "TreeFeatures",
+		"TreeDropout", "LRTree", "LRTreeWeights", "PretrainEpochs", "PretrainPatience", "NoAugment", "FineTuneAll"},
 }
 
 // declarations returns every registered model kind's declaration (new

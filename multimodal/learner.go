@@ -16,7 +16,7 @@ func init() {
 		Help: "multilayer perceptron for tabular classification (the tabular-only variant of the multimodal network: " +
 			"dense 128 → 64 with ReLU, dropout 0.2, linear head; AdamW 1e-3, weight decay 1e-4, batch 64, " +
 			"cross-entropy with balanced class weights, early stopping with patience 20, best weights restored)",
-		Options:         Options,
+		Options:         TabularOptions,
 		UsesValidation:  true,
 		DefaultProtocol: "standard",
 		New: func(opts map[string]string, seed int64) (model.Learner, error) {
@@ -32,6 +32,11 @@ func init() {
 	})
 }
 
+// TabularOptions are the options of the tabular-only learner (kind mlp):
+// the MLP's part of Options.
+var TabularOptions = Options.Subset("mlp", "mlp_hidden", "dropout", "lr", "weight_decay", "batch_size", "epochs", "patience",
+	"class_weights", "seed", "workers")
+
 // TabularLearner adapts a tabular-only Model (backbone "mlp" or "grande")
 // to the model.Learner contract of the harness and the CLI.
 type TabularLearner struct {
@@ -41,8 +46,12 @@ type TabularLearner struct {
 // NewTabularLearner returns an untrained tabular learner with the given
 // backbone and text options; seed is used unless the options set one.
 func NewTabularLearner(backbone string, opts map[string]string, seed int64) (*TabularLearner, error) {
-	cfg, err := ParseOptions(Config{}, opts)
-	if err != nil {
+	decl := TabularOptions
+	if backbone != "mlp" {
+		decl = Options
+	}
+	var cfg Config
+	if err := decl.Apply(&cfg, opts); err != nil {
 		return nil, err
 	}
 	if cfg.Image {

@@ -245,6 +245,21 @@ func (l *List[C]) WithDefaults(kind string, defaults map[string]string) *List[C]
 	return out
 }
 
+// Subset returns a copy of l for another kind that has only the options
+// keys (e.g. a kind that uses part of a larger model). It panics on a key
+// l does not declare (an init-time declaration error).
+func (l *List[C]) Subset(kind string, keys ...string) *List[C] {
+	out := &List[C]{Kind: kind}
+	for _, k := range keys {
+		o := l.find(k)
+		if o == nil {
+			panic(fmt.Sprintf("option: %s: Subset: %s does not declare %q", kind, l.Kind, k))
+		}
+		out.Options = append(out.Options, *o)
+	}
+	return out
+}
+
 // CheckConfig checks the fields of a configuration (typically with its
 // defaults filled in) against the declared ranges; errors name the key.
 func (l *List[C]) CheckConfig(c C) error {

@@ -163,3 +163,16 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestSubset(t *testing.T) {
+	sub := testList.Subset("part", "rate", "seed")
+	if got := sub.Keys(); !reflect.DeepEqual(got, []string{"rate", "seed"}) {
+		t.Fatalf("keys %v", got)
+	}
+	if _, err := sub.Parse(map[string]string{"depth": "3"}); err == nil {
+		t.Error("subset accepted an option it does not have")
+	}
+	if c, err := sub.Parse(map[string]string{"lr": "0.5"}); err != nil || c.Rate != 0.5 {
+		t.Errorf("alias in the subset: %+v %v", c, err)
+	}
+}
