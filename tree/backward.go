@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+
+	"github.com/gdt-ml/gdt/ensemble"
 )
 
 // Backward computes the gradient of the loss with respect to all parameters
@@ -424,7 +426,7 @@ func counterfactuals(feat []int32, thr []float32, x []float32, R int, z []float6
 	}
 	for t := 1; t < d; t++ {
 		for j, c := range cf[:d-t] {
-			cf[j] = 2*c + 1 + b2i(!(x[feat[c]] < thr[c]))
+			cf[j] = ensemble.Child(c, x[feat[c]], thr[c])
 		}
 	}
 	ni := len(feat)
@@ -451,8 +453,8 @@ func counterfactuals2(feat []int32, thr []float32, x0, x1 []float32, R0, R1 int,
 	for t := 1; t < d; t++ {
 		for j := 0; j < d-t; j++ {
 			c0, c1 := cf0[j], cf1[j]
-			cf0[j] = 2*c0 + 1 + b2i(!(x0[feat[c0]] < thr[c0]))
-			cf1[j] = 2*c1 + 1 + b2i(!(x1[feat[c1]] < thr[c1]))
+			cf0[j] = ensemble.Child(c0, x0[feat[c0]], thr[c0])
+			cf1[j] = ensemble.Child(c1, x1[feat[c1]], thr[c1])
 		}
 	}
 	ni := len(feat)
@@ -490,10 +492,10 @@ func counterfactuals4(feat []int32, thr []float32, x [4][]float32, R [4]int, z0,
 	for t := 1; t < d; t++ {
 		for j := 0; j < d-t; j++ {
 			c0, c1, c2, c3 := cf0[j], cf1[j], cf2[j], cf3[j]
-			cf0[j] = 2*c0 + 1 + b2i(!(x0[feat[c0]] < thr[c0]))
-			cf1[j] = 2*c1 + 1 + b2i(!(x1[feat[c1]] < thr[c1]))
-			cf2[j] = 2*c2 + 1 + b2i(!(x2[feat[c2]] < thr[c2]))
-			cf3[j] = 2*c3 + 1 + b2i(!(x3[feat[c3]] < thr[c3]))
+			cf0[j] = ensemble.Child(c0, x0[feat[c0]], thr[c0])
+			cf1[j] = ensemble.Child(c1, x1[feat[c1]], thr[c1])
+			cf2[j] = ensemble.Child(c2, x2[feat[c2]], thr[c2])
+			cf3[j] = ensemble.Child(c3, x3[feat[c3]], thr[c3])
 		}
 	}
 	ni := len(feat)
