@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/gdt-ml/gdt/interpret"
 	"math"
-	"strings"
 	"sync"
 
 	"github.com/gdt-ml/gdt/data"
@@ -202,14 +201,4 @@ func (l *Learner) Render(format string, p *preprocess.Pipeline, classes []string
 		return nil, err
 	}
 	return v.Render(format)
-}
-
-// DescribeRaw renders the tree as indented rules in raw units (Render's
-// text).
-func (l *Learner) DescribeRaw(p *preprocess.Pipeline, classes []string) string {
-	b, err := l.Render("text", p, classes)
-	if err != nil {
-		return fmt.Sprintf("(cannot render the tree: %v)", err)
-	}
-	return strings.TrimRight(string(b), "\n")
 }

@@ -1,8 +1,6 @@
 package gradtree
 
 import (
-	"fmt"
-
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/preprocess"
@@ -33,13 +31,4 @@ func (m *Model) Render(format string, p *preprocess.Pipeline, classes []string) 
 		return nil, err
 	}
 	return v.Render(format)
-}
-
-// DescribeRaw renders the pruned tree as indented rules in raw units.
-func (m *Model) DescribeRaw(p *preprocess.Pipeline, classes []string) string {
-	b, err := m.Render("text", p, classes)
-	if err != nil {
-		return fmt.Sprintf("(cannot render the tree: %v)", err)
-	}
-	return string(b)
 }

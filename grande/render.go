@@ -158,13 +158,3 @@ func (m *Model) Render(format string, p *preprocess.Pipeline, classes []string) 
 	}
 	return nil, fmt.Errorf("grande: unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
 }
-
-// DescribeRaw renders the model as text with raw-unit conditions (gdt
-// show).
-func (m *Model) DescribeRaw(p *preprocess.Pipeline, classes []string) string {
-	b, err := m.Render("text", p, classes)
-	if err != nil {
-		return fmt.Sprintf("(cannot render the model: %v)", err)
-	}
-	return string(b)
-}

@@ -225,8 +225,12 @@ func Decide(task data.Task, p *data.Matrix) []float64 {
 // Describe renders the learner readably when it knows how (thresholds in
 // raw units where the learner supports it).
 func (t *Trained) Describe() string {
-	if d, ok := t.Learner.(RawDescriber); ok {
-		return d.DescribeRaw(t.Pipeline, t.Classes)
+	if r, ok := t.Learner.(Renderer); ok {
+		b, err := r.Render("text", t.Pipeline, t.Classes)
+		if err != nil {
+			return fmt.Sprintf("(cannot render the %s model: %v)", t.Spec.Kind, err)
+		}
+		return strings.TrimRight(string(b), "\n")
 	}
 	if d, ok := t.Learner.(Describer); ok {
 		return d.Describe(t.Pipeline.FeatureNames(), t.Classes)
@@ -249,12 +253,6 @@ func (t *Trained) Render(format string) ([]byte, error) {
 		return []byte(t.Describe()), nil
 	}
 	return nil, fmt.Errorf("%s models render only as text", t.Spec.Kind)
-}
-
-// RawDescriber is implemented by learners that render themselves with
-// thresholds mapped back to raw feature units through the pipeline.
-type RawDescriber interface {
-	DescribeRaw(p *preprocess.Pipeline, classes []string) string
 }
 
 // Save writes the model file atomically.
