@@ -44,7 +44,7 @@ func declarations() []declaration {
 		"grande-fast":   {"n_estimators": "0", "eval_every": "-1", "intercept": "always"},
 		"cart":          {"depth": "-2", "min_samples_split": "1", "min_weight_fraction_leaf": "0.6", "criterion": "mse"},
 		"random-forest": {"n_estimators": "0", "max_features": "2.5", "bootstrap": "maybe"},
-		"multimodal":    {"tabular": "xgb", "batch_size": "1", "dropout": "1", "channels": "8,-1"},
+		"multimodal":    {"tabular": "xgb", "batch_size": "1", "head_dropout": "1", "channels": "8,-1"},
 		"ppo":           {"gamma": "1.5", "method": "dqn", "n_envs": "0", "accum_mode": "sum"},
 	}
 	var out []declaration
@@ -106,7 +106,7 @@ func TestZeroIsDefaultRefused(t *testing.T) {
 	for _, c := range []struct {
 		list option.Declared
 		key  string
-	}{{gradtree.Options, "seed"}, {grande.Options, "n_estimators"}, {cart.Options, "min_samples_leaf"}, {multimodal.Options, "dropout"}} {
+	}{{gradtree.Options, "seed"}, {grande.Options, "n_estimators"}, {cart.Options, "min_samples_leaf"}, {multimodal.Options, "head_dropout"}} {
 		if err := c.list.Check(map[string]string{c.key: "0"}); !errors.Is(err, option.ErrZeroIsDefault) {
 			t.Errorf("%s=0: %v, want ErrZeroIsDefault", c.key, err)
 		}
@@ -156,7 +156,6 @@ var sharedMeaningExempt = map[string]bool{
 	"seed":          true, // the model seed; what it seeds differs with the model
 	"workers":       true, // goroutines, results independent of it
 	"parallel":      true, // restarts trained at once
-	"dropout":       true, // multimodal: dropout of the fused embedding (its trees' estimator dropout is tree_dropout)
 	"max_features":  true, // features tried per node: CART a count, the forest also sqrt/log2/fractions
 	"class_weights": false,
 }

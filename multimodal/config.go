@@ -164,7 +164,7 @@ var Options = &option.List[Config]{Kind: "multimodal", Options: []option.Option[
 	option.FloatOpt("tree_features", "0.8", 0, 1, "GRANDE backbone's feature fraction per tree (floor 10, cap 50 features)",
 		func(c *Config) any { return &c.TreeFeatures }).Open(true, false),
 	option.FloatOpt("tree_dropout", "0", 0, 1, model.MeaningDropout+" (GRANDE backbone)", func(c *Config) any { return &c.TreeDropout }).Open(false, true),
-	option.FloatOpt("dropout", "0.2", 0, 1, "dropout on the fused embedding before the head", func(c *Config) any { return &c.Dropout }).Open(false, true),
+	option.FloatOpt("head_dropout", "0.2", 0, 1, "dropout on the fused embedding before the head (GRANDE's dropout drops trees: tree_dropout here)", func(c *Config) any { return &c.Dropout }).Open(false, true),
 	option.FloatOpt("lr", "0.001", 0, option.Unbounded, "AdamW learning rate of the neural layers", func(c *Config) any { return &c.LR }).
 		Open(true, false).LogScale(),
 	option.FloatOpt("weight_decay", "0.0001", 0, option.Unbounded, "AdamW's decoupled weight decay of the neural layers",

@@ -34,7 +34,7 @@ func init() {
 
 // TabularOptions are the options of the tabular-only learner (kind mlp):
 // the MLP's part of Options.
-var TabularOptions = Options.Subset("mlp", "mlp_hidden", "dropout", "lr", "weight_decay", "batch_size", "epochs", "patience",
+var TabularOptions = Options.Subset("mlp", "mlp_hidden", "head_dropout", "lr", "weight_decay", "batch_size", "epochs", "patience",
 	"class_weights", "seed", "workers")
 
 // TabularLearner adapts a tabular-only Model (backbone "mlp" or "grande")
