@@ -236,31 +236,33 @@ func Join(parts []*Ensemble) (*Ensemble, error) {
 // reaches in tree t: the only routing of an Ensemble row by row (the
 // Predictor's level-by-level descent of complete trees is tested equal
 // to it).
-func (m *Ensemble) Leaf(t int, x []float32) int {
+func (m *Ensemble) Leaf(t int, x []float32) int { return m.descend(t, x, nil) }
+
+// descend routes row x down tree t, calling visit (when not nil) with
+// every node it passes, root first, and returns the leaf: the one descent
+// row by row, behind Leaf and Path.
+func (m *Ensemble) descend(t int, x []float32, visit func(int)) int {
 	n := m.Roots[t]
-	for m.Feature[n] >= 0 {
+	for {
+		if visit != nil {
+			visit(int(n))
+		}
+		if m.Feature[n] < 0 {
+			return int(n)
+		}
 		if GoesLeft(x[m.Feature[n]], m.Threshold[n]) {
 			n = m.Left[n]
 		} else {
 			n = m.Right[n]
 		}
 	}
-	return int(n)
 }
 
 // Path returns the nodes row x visits in tree t, root first, its leaf
 // last.
 func (m *Ensemble) Path(t int, x []float32) []int {
-	n := int(m.Roots[t])
-	path := []int{n}
-	for m.Feature[n] >= 0 {
-		if GoesLeft(x[m.Feature[n]], m.Threshold[n]) {
-			n = int(m.Left[n])
-		} else {
-			n = int(m.Right[n])
-		}
-		path = append(path, n)
-	}
+	var path []int
+	m.descend(t, x, func(n int) { path = append(path, n) })
 	return path
 }
 
