@@ -107,13 +107,7 @@ func conditionsOf(n *interpret.JSONNode, out []string) []string {
 // observations, not categories: their generated Go and ONNX are checked
 // against the actor in policy_test.go and rl/policy.
 func TestUnseenLevelsAgree(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains models and compiles generated code (-short)")
-	}
-	goBin := goTool()
-	if goBin == "" {
-		t.Skip("no go toolchain: cannot compile the generated code")
-	}
+	goBin := goTool(t)
 	cases := []exportCase{
 		{"gradtree", "gt-paper", data.Binary, nil}, // leave-one-out with the rows' own targets
 		{"gradtree", "gr-paper", data.Binary, nil}, // ordinal and one-hot
@@ -130,15 +124,7 @@ func TestUnseenLevelsAgree(t *testing.T) {
 	tab := unseenRows()
 	n := tab.NumRows()
 	dir := t.TempDir()
-	write := func(name, src string) {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, src string) { writeFile(t, dir, name, []byte(src)) }
 	type want struct {
 		label string
 		proba float32
@@ -310,14 +296,33 @@ func TestUnseenLevelsAgree(t *testing.T) {
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// goTool returns the go command, or "" when there is none.
-func goTool() string {
+// writeFile writes dir/name, making its folder.
+func writeFile(t *testing.T, dir, name string, b []byte) {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// goTool returns the go command for a test that trains models and
+// compiles generated code; it skips the test under -short or without a
+// toolchain.
+func goTool(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("trains models and compiles generated code (-short)")
+	}
 	if p, err := exec.LookPath("go"); err == nil {
 		return p
 	}
 	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
 		return p
 	}
+	t.Skip("no go toolchain: cannot compile the generated code")
 	return ""
 }
 
@@ -328,11 +333,7 @@ func goTool() string {
 // returns the printed lines "k l p", row by row and package by package.
 func runGenerated(t *testing.T, goBin, dir string, calls []string, rows []map[string]any) []string {
 	t.Helper()
-	write := func(name, src string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(name, src string) { writeFile(t, dir, name, []byte(src)) }
 	write("go.mod", "module gen\n\ngo 1.21\n")
 	rowsJSON, err := json.Marshal(rows)
 	if err != nil {
@@ -403,13 +404,7 @@ func main() {
 // TestPolicyExportMatchesPolicy. Observations have no categories, so the
 // unseen-level rule does not arise.
 func TestPolicyRenderingsAgree(t *testing.T) {
-	if testing.Short() {
-		t.Skip("trains a policy and compiles generated code (-short)")
-	}
-	goBin := goTool()
-	if goBin == "" {
-		t.Skip("no go toolchain: cannot compile the generated code")
-	}
+	goBin := goTool(t)
 	dir := t.TempDir()
 	type result struct {
 		label string
@@ -452,12 +447,7 @@ func TestPolicyRenderingsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.MkdirAll(filepath.Join(dir, "m"+strconv.Itoa(k)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "m"+strconv.Itoa(k), "model.go"), src, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, filepath.Join("m"+strconv.Itoa(k), "model.go"), src)
 		if p.Discrete {
 			calls = append(calls, fmt.Sprintf("l, p := m%d.Classify(x)", k))
 		} else {
