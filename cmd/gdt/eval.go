@@ -45,18 +45,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
-	var ds *data.Dataset
-	if *dsName != "" {
-		r, err := datasets.Root(*root)
-		if err != nil {
-			return err
-		}
-		if ds, err = datasets.Load(r, *dsName); err != nil {
-			return err
-		}
-	} else if ds, _, err = df.loadDataset(); err != nil {
+	td, err := loadTrainData(&df, *dsName, *root)
+	if err != nil {
 		return err
 	}
+	ds := td.ds
 	var proto bench.Protocol
 	if *folds > 0 {
 		proto = bench.CVProtocol{K: *folds, ValidFraction: *valid, Seed: uint32(*seed), Pipeline: *protocol}
