@@ -24,7 +24,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"Runs every model on every dataset of SUITE for the given trials, writes one CSV row per\n"+
 			"(dataset, model, trial) and prints a markdown table beside the thesis's figures.\n"+
 			"Suites: "+strings.Join(bench.SuiteNames(), ", ")+".", stderr)
-	models := fs.String("models", "cart", "comma-separated model names (see --list-models)")
+	models := fs.String("models", "cart", "comma-separated models (see --list-models), each optionally with inline options: grande[n_estimators=64,depth=4]")
+	fs.StringVar(models, "model", "cart", "same as --models")
 	trials := fs.Int("trials", 0, "trials per dataset (0 = the protocol's default: 10 for the GradTree study)")
 	out := fs.String("out", "", "write per-trial results to this CSV file (atomically)")
 	resume := fs.Bool("resume", false, "keep the rows already in --out and run only the missing ones")
@@ -37,8 +38,8 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"directory written by `gdt tune`, or \"thesis\" for the thesis's published best configurations\n"+
 		"(spec §8.1–8.2); models are named like their kind; the table compares with the optimised figures")
 	sets := optionFlags{}
-	fs.Var(sets, "set", "option key=value for every model (repeatable), e.g. --set n_estimators=256; the results are\n"+
-		"named like grande[n_estimators=256], apart from the published configuration's")
+	fs.Var(sets, "set", "option key=value for the models whose kind declares the key (repeatable), e.g. --set n_estimators=256;\n"+
+		"the results are named like grande[n_estimators=256], apart from the published configuration's")
 	asJSON := jsonFlag(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -88,15 +89,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 	}
-	if len(sets) > 0 {
-		if *tunedPath != "" {
-			return fmt.Errorf("%w: --set and --tuned cannot be combined (a tuned configuration fixes every option)", errUsage)
+	if *tunedPath != "" {
+		if len(sets) > 0 || strings.Contains(*models, "[") {
+			return fmt.Errorf("%w: --set or inline options cannot be combined with --tuned (a tuned configuration fixes every option)", errUsage)
 		}
-		for i, m := range opt.Models {
-			if opt.Models[i], err = bench.WithOptions(m, sets); err != nil {
-				return err
-			}
-		}
+	} else if opt.Models, err = benchModels(*models, sets); err != nil {
+		return err
 	}
 	names, err := suite.Select(opt.Datasets)
 	if err != nil {

@@ -21,7 +21,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if multimodalModelArg(args) != "" {
 		return runEvalMultimodal(ctx, args, stdout, stderr)
 	}
-	fs := newFlags("eval", "--data FILE [--target COL] --models LIST [--folds K | --test-size F] [--json] [flags]",
+	fs := newFlags("eval", "--data FILE [--target COL] --models LIST [--set K=V] [--folds K | --test-size F] [--json] [flags]",
 		"Scores models on FILE: stratified k-fold cross-validation (--folds) or repeated random\n"+
 			"holdout splits (--test-size, --trials). Preprocessing is fitted on each training part only.\n"+
 			"FILE may also be a benchmark dataset name (e.g. adult, grande/phoneme) with --dataset.\n"+
@@ -30,7 +30,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	df.register(fs, true)
 	dsName := fs.String("dataset", "", "a benchmark dataset name instead of --data (see gdt datasets)")
 	root := fs.String("data-root", "", "benchmark data folder for --dataset")
-	models := fs.String("models", "cart", "comma-separated model names (gdt bench --list-models)")
+	models := fs.String("models", "cart", "comma-separated models (gdt bench --list-models), each optionally with inline options: grande[n_estimators=64,depth=4]")
+	fs.StringVar(models, "model", "cart", "same as --models")
+	sets := optionFlags{}
+	fs.Var(sets, "set", "option key=value for the models whose kind declares the key (repeatable); inline options win")
 	folds := fs.Int("folds", 5, "k for k-fold cross-validation (0 = use --test-size holdout)")
 	testSize := fs.Float64("test-size", 0.2, "test share for holdout evaluation (with --folds 0)")
 	trials := fs.Int("trials", 1, "holdout repetitions (seeds seed, seed+1, …)")
@@ -44,6 +47,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
+	}
+	names, err := benchModels(*models, sets)
+	if err != nil {
+		return err
 	}
 	td, err := loadTrainData(&df, *dsName, *root)
 	if err != nil {
@@ -63,12 +70,12 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *folds > 0 {
 		n = *folds
 	}
-	results, err := bench.Run(ctx, bench.Options{Def: def, Models: splitList(*models), Trials: n})
+	results, err := bench.Run(ctx, bench.Options{Def: def, Models: names, Trials: n})
 	if err != nil {
 		return err
 	}
 	var summaries []evalModel
-	for _, m := range splitList(*models) {
+	for _, m := range names {
 		var f1, acc, bal, auc, r2, mse, nodes, secs []float64
 		var folds []evalFold
 		for _, r := range results {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,5 +110,88 @@ func TestTrainRegisteredDataset(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, "m.json"))
 	if !json.Valid(b) {
 		t.Errorf("model file is not JSON")
+	}
+}
+
+func TestParseModelList(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		in, want, err string
+	}{
+		{"cart", "cart{}", ""},
+		{"grande[n_estimators=64,depth=4],cart", "grande{depth=4 n_estimators=64} cart{}", ""},
+		{" gradtree [ depth = 5 ] , cart ", "gradtree{depth=5} cart{}", ""},
+		{"grande[n_estimators=64", "", "unclosed"},
+		{"grande]", "", "unmatched"},
+		{"grande[depth]", "", "key=value"},
+		{",", "", "empty"},
+	} {
+		items, err := parseModelList(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want one with %q", c.in, err, c.err)
+			}
+			continue
+		}
+		var got []string
+		for _, it := range items {
+			var kv []string
+			for _, k := range sortedKeys(it.opts) {
+				kv = append(kv, k+"="+it.opts[k])
+			}
+			got = append(got, it.name+"{"+strings.Join(kv, " ")+"}")
+		}
+		if err != nil || strings.Join(got, " ") != c.want {
+			t.Errorf("%q: %v, %v; want %s", c.in, got, err, c.want)
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// TestOneModelVocabulary: --model and --models both work in eval and
+// bench, inline options work in every model list and in train, and --set
+// reaches only the kinds that declare the key.
+func TestOneModelVocabulary(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "loans.csv")
+	os.WriteFile(data, []byte(idCSV()), 0o644)
+	var doc struct {
+		Models []struct {
+			Model string `json:"model"`
+		} `json:"models"`
+	}
+	jsonRun(t, &doc, "eval", "--data", data, "--target", "decision", "--drop", "id", "--folds", "2", "--json",
+		"--model", "gradtree[depth=2,epochs=2],cart", "--set", "depth=3", "--set", "epochs=3")
+	var got []string
+	for _, m := range doc.Models {
+		got = append(got, m.Model)
+	}
+	if want := "gradtree[depth=2,epochs=2] cart[depth=3]"; strings.Join(got, " ") != want {
+		t.Errorf("eval models %q, want %q (inline wins over --set; epochs reaches only gradtree)", got, want)
+	}
+	_, errOut, code := gdt(t, "eval", "--data", data, "--target", "decision", "--models", "cart", "--set", "n_estimators=4")
+	if code != 2 || !strings.Contains(errOut, `no model of the list declares "n_estimators"`) {
+		t.Errorf("--set n_estimators with cart only: exit %d, %q", code, errOut)
+	}
+	_, errOut, code = gdt(t, "eval", "--data", data, "--target", "decision", "--models", "cart[nope=1]")
+	if code == 0 || !strings.Contains(errOut, "nope") {
+		t.Errorf("inline unknown option: exit %d, %q", code, errOut)
+	}
+	var tr struct {
+		Kind    string            `json:"kind"`
+		Options map[string]string `json:"options"`
+	}
+	jsonRun(t, &tr, "train", "--data", data, "--target", "decision", "--model", "cart[depth=1]", "--set", "depth=4",
+		"--out", filepath.Join(dir, "m.json"), "--quiet", "--json")
+	if tr.Kind != "cart" || tr.Options["depth"] != "1" {
+		t.Errorf("train --model cart[depth=1]: %+v", tr)
 	}
 }

@@ -238,7 +238,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	df.register(fs, true)
 	dsName := fs.String("dataset", "", "a registered dataset instead of --data (see gdt datasets)")
 	root := fs.String("data-root", "", "benchmark data folder for --dataset (default: $GDT_DATA, else ../shared/data next to the repository)")
-	kind := fs.String("model", "cart", "model kind: "+strings.Join(model.KindNames(), ", ")+" (gdt models lists them)")
+	kindFlag := fs.String("model", "cart", "model kind: "+strings.Join(model.KindNames(), ", ")+" (gdt models lists them); inline options as in grande[n_estimators=64,depth=4]")
 	out := fs.String("out", "", "model file to write (atomically)")
 	protocol := fs.String("protocol", "", "preprocessing: "+strings.Join(preprocess.ProtocolNames(), ", ")+" (default: the model kind's own; gt-paper for the thesis's)")
 	seed := fs.Int64("seed", 42, "random seed")
@@ -257,6 +257,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return fmt.Errorf("%w: --out is required", errUsage)
 	}
+	kindName, kindOpts, err := kindWithOptions(*kindFlag, opts)
+	if err != nil {
+		return err
+	}
+	kind := &kindName
 	td, err := loadTrainData(&df, *dsName, *root)
 	if err != nil {
 		return err
@@ -278,7 +283,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stderr, "training %s: restart %d/%d, epoch %d, train loss %.4f, validation loss %.4f (best %.4f, %d epochs without improvement) — %s elapsed\n",
 			*kind, p.Restart+1, p.Restarts, p.Epoch, p.TrainLoss, p.ValidLoss, p.BestLoss, p.Wait, time.Since(start).Round(time.Second))
 	}
-	t, err := model.Train(ctx, ds, model.Spec{Kind: *kind, Options: opts, Protocol: *protocol, Seed: *seed, ValidFraction: *valid, Progress: report})
+	t, err := model.Train(ctx, ds, model.Spec{Kind: *kind, Options: kindOpts, Protocol: *protocol, Seed: *seed, ValidFraction: *valid, Progress: report})
 	if err != nil {
 		return err
 	}

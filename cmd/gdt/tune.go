@@ -54,7 +54,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			"validation return, and the mean validation return after every evaluation (about every\n"+
 			"50 000 steps) goes to the pruner. The best configuration is usable by\n"+
 			"`gdt rl train --tuned FILE`.", stderr)
-	kind := fs.String("model", "", "model kind: "+strings.Join(kindNames(), ", "))
+	kind := fs.String("model", "", "model kind: "+strings.Join(kindNames(), ", ")+"; inline options are fixed like --set: grande[depth=4]")
 	dataset := fs.String("dataset", "", `registered dataset (e.g. grande/wdbc, adult; "demo" for the built-in data)`)
 	envID := fs.String("env", "", "environment of a policy study (--model sympol), e.g. CartPole-v1")
 	rlSeeds := fs.Int("seeds", 5, "policy studies: trainings per trial (env seeds 142, 242, …)")
@@ -93,6 +93,16 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *listSpaces {
 		return printSpaces(stdout)
+	}
+	if df.drop != "" {
+		return fmt.Errorf("%w: --drop is not stored in a study; remove the columns from the file instead", errUsage)
+	}
+	if *kind != "" {
+		k, o, err := kindWithOptions(*kind, fixed)
+		if err != nil {
+			return err
+		}
+		*kind, fixed = k, o
 	}
 	if *createOnly && *join {
 		return fmt.Errorf("%w: --create-only and --join exclude each other", errUsage)
