@@ -11,8 +11,9 @@ import (
 
 // Machine-readable output: every command takes --json and then prints
 // exactly one JSON document on standard output (progress and warnings stay
-// on standard error; errors still go to standard error with a non-zero exit
-// status, and nothing is printed on standard output).
+// on standard error). A failing command under --json prints the message on
+// standard error and, on standard output, one object {"error", "command",
+// "exit_code"} (run in main.go), with a non-zero exit status.
 
 // jsonFlag registers --json on fs.
 func jsonFlag(fs *flag.FlagSet) *bool {

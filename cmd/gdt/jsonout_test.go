@@ -14,13 +14,21 @@ import (
 	"github.com/gdt-ml/gdt/modelfile"
 )
 
-// TestJSONFlagEverywhere checks that every command this package had before
-// the JSON output offers --json.
+// TestJSONFlagEverywhere checks that every command offers --json.
 func TestJSONFlagEverywhere(t *testing.T) {
-	for _, name := range []string{"demo", "train", "predict", "show", "eval", "bench", "datasets"} {
-		_, errOut, _ := gdt(t, name, "--help")
-		if !strings.Contains(errOut, "-json") {
-			t.Errorf("gdt %s --help does not list --json:\n%s", name, errOut)
+	var cmds [][]string
+	for name := range commands {
+		if name != "rl" {
+			cmds = append(cmds, []string{name})
+		}
+	}
+	for _, sub := range []string{"train", "eval", "show", "bench"} {
+		cmds = append(cmds, []string{"rl", sub})
+	}
+	for _, c := range cmds {
+		out, _, _ := gdt(t, append(c, "--help")...)
+		if !strings.Contains(out, "-json") {
+			t.Errorf("gdt %s --help does not list --json:\n%s", strings.Join(c, " "), out)
 		}
 	}
 }
@@ -183,7 +191,8 @@ func TestJSONTrainPredictShowEval(t *testing.T) {
 		t.Fatalf("eval metrics: %+v", ev.Models[0].Metrics)
 	}
 
-	// Errors: message on stderr, non-zero exit, nothing on stdout.
+	// Errors: message on stderr, non-zero exit, on stdout one object with
+	// an "error" field.
 	for _, args := range [][]string{
 		{"predict", filepath.Join(dir, "absent.json"), "--data", newCSV, "--json"},
 		{"show", filepath.Join(dir, "absent.json"), "--json"},
@@ -191,7 +200,11 @@ func TestJSONTrainPredictShowEval(t *testing.T) {
 		{"eval", "--data", data, "--models", "no-such-model", "--json"},
 	} {
 		out, errOut, code := gdt(t, args...)
-		if code == 0 || out != "" || errOut == "" {
+		var doc struct {
+			Error string `json:"error"`
+			Exit  int    `json:"exit_code"`
+		}
+		if code == 0 || errOut == "" || json.Unmarshal([]byte(out), &doc) != nil || doc.Error == "" || doc.Exit != code {
 			t.Errorf("gdt %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, out, errOut)
 		}
 	}

@@ -44,10 +44,13 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version") {
+		return printVersion(stdout, len(args) > 1 && wantsFlag(args[1:], "json"))
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
-				c.run(ctx, []string{"--help"}, stdout, stderr)
+				c.run(ctx, []string{"--help"}, stdout, stdout)
 				return 0
 			}
 		}
@@ -60,22 +63,46 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
+	if wantsFlag(args[1:], "help") || wantsFlag(args[1:], "h") {
+		// help asked for is output: gdt train --help | less
+		stderr = stdout
+	}
 	err := c.run(ctx, args[1:], stdout, stderr)
+	code, msg := 0, ""
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "gdt %s: %s\n", c.name, strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
-		return 2
+		code, msg = 2, strings.TrimPrefix(err.Error(), errUsage.Error()+": ")
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "gdt: interrupted")
-		return 130
+		code, msg = 130, "interrupted"
 	default:
-		fmt.Fprintf(stderr, "gdt %s: %v\n", c.name, err)
-		return 1
+		code, msg = 1, err.Error()
 	}
+	fmt.Fprintf(stderr, "gdt %s: %s\n", c.name, msg)
+	if wantsFlag(args[1:], "json") {
+		writeJSON(stdout, map[string]any{"error": msg, "command": c.name, "exit_code": code})
+	}
+	return code
+}
+
+// wantsFlag reports whether args hold the boolean flag name (-name,
+// --name, --name=true) before a "--".
+func wantsFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		switch strings.TrimLeft(a, "-") {
+		case name, name + "=true", name + "=1":
+			if strings.HasPrefix(a, "-") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func usage(w io.Writer) {

@@ -35,9 +35,9 @@ func TestHelpEverywhere(t *testing.T) {
 		t.Fatalf("help: %d %q", code, out)
 	}
 	for name := range commands {
-		_, errOut, code := gdt(t, name, "--help")
-		if code != 0 || !strings.Contains(errOut, "Usage: gdt "+name) {
-			t.Errorf("%s --help: exit %d, %q", name, code, errOut)
+		out, errOut, code := gdt(t, name, "--help")
+		if code != 0 || !strings.Contains(out, "Usage: gdt "+name) || errOut != "" {
+			t.Errorf("%s --help: exit %d, stdout %q, stderr %q (help asked for goes to stdout)", name, code, out, errOut)
 		}
 	}
 	if _, _, code := gdt(t, "frobnicate"); code != 2 {

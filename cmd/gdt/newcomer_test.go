@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -193,5 +194,82 @@ func TestOneModelVocabulary(t *testing.T) {
 		"--out", filepath.Join(dir, "m.json"), "--quiet", "--json")
 	if tr.Kind != "cart" || tr.Options["depth"] != "1" {
 		t.Errorf("train --model cart[depth=1]: %+v", tr)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		out, _, code := gdt(t, args...)
+		if code != 0 || !strings.Contains(out, "github.com/gdt-ml/gdt") || !strings.Contains(out, runtime.Version()) {
+			t.Errorf("gdt %v: exit %d, %q", args, code, out)
+		}
+	}
+	var v buildVersion
+	jsonRun(t, &v, "--version", "--json")
+	if v.Module == "" || v.Version == "" || v.Go != runtime.Version() {
+		t.Errorf("--version --json: %+v", v)
+	}
+}
+
+// TestHelpOnStdout: help asked for is the command's output, so
+// `gdt train --help | less` shows it; a usage error stays on stderr.
+func TestHelpOnStdout(t *testing.T) {
+	for _, args := range [][]string{{"train", "--help"}, {"train", "-h"}, {"help", "train"}, {"rl", "train", "--help"}, {"eval", "--data", "x", "--help"}} {
+		out, errOut, code := gdt(t, args...)
+		if code != 0 || !strings.Contains(out, "Usage: gdt") || errOut != "" {
+			t.Errorf("gdt %v: exit %d, stdout %.60q, stderr %.60q", args, code, out, errOut)
+		}
+	}
+	out, errOut, code := gdt(t, "train", "--no-such-flag")
+	if code != 2 || out != "" || !strings.Contains(errOut, "Usage: gdt train") {
+		t.Errorf("usage error: exit %d, stdout %.60q, stderr %.60q", code, out, errOut)
+	}
+}
+
+// TestJSONEverywhere: the rl commands and tune take --json; errors under
+// --json are an object with an "error" field; rl train counts the steps it
+// ran (whole rollouts pass --steps).
+func TestJSONEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "cp")
+	out, errOut, code := gdt(t, "rl", "train", "--env", "CartPole-v1", "--steps", "1500", "--out", run, "--json")
+	if code != 0 {
+		t.Fatalf("rl train: exit %d: %s", code, errOut)
+	}
+	var sum rlSummary
+	decodeOne(t, out, &sum)
+	if sum.Env != "CartPole-v1" || sum.Steps < 1500 {
+		t.Fatalf("rl train --json: %+v", sum)
+	}
+	if want := fmt.Sprintf("%d/1500 done", sum.Steps); !strings.Contains(errOut, want) {
+		t.Errorf("rl train progress lacks %q (the steps run):\n%s", want, errOut)
+	}
+	var ev struct {
+		Returns []float64 `json:"returns"`
+	}
+	jsonRun(t, &ev, "rl", "eval", run, "--episodes", "2", "--json")
+	if len(ev.Returns) != 2 {
+		t.Errorf("rl eval --json: %+v", ev)
+	}
+	var show map[string]any
+	jsonRun(t, &show, "rl", "show", run, "--json")
+	if len(show) == 0 {
+		t.Errorf("rl show --json: empty")
+	}
+	for _, args := range [][]string{
+		{"rl", "eval", filepath.Join(dir, "absent"), "--json"},
+		{"rl", "bench", "--json"},
+		{"tune", "--model", "cart", "--trials", "0", "--json"},
+		{"serve", "--json"},
+		{"train", "--data", "x.csv", "--out", "m.json", "--json"},
+	} {
+		out, errOut, code := gdt(t, args...)
+		var doc struct {
+			Error string `json:"error"`
+			Exit  int    `json:"exit_code"`
+		}
+		if code == 0 || errOut == "" || json.Unmarshal([]byte(out), &doc) != nil || doc.Error == "" || doc.Exit != code {
+			t.Errorf("gdt %s: exit %d, stdout %q, stderr %q; want an error object", strings.Join(args, " "), code, out, errOut)
+		}
 	}
 }

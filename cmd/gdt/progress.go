@@ -43,7 +43,9 @@ func newProgress(w io.Writer, total int, desc string, quiet bool) *progress {
 	return p
 }
 
-// update reports that done of total units are finished; msg describes the last one.
+// update reports that done of total units are finished; msg describes the
+// last one. done may pass total (training runs whole rollouts past its step
+// budget): the count shown is the work done, never clamped.
 func (p *progress) update(done, total int, msg string) {
 	if p.quiet {
 		return
@@ -52,6 +54,9 @@ func (p *progress) update(done, total int, msg string) {
 	defer p.mu.Unlock()
 	if p.bar != nil {
 		p.bar.Describe(p.desc + " " + msg)
+		if done > p.bar.GetMax() {
+			p.bar.ChangeMax(done)
+		}
 		p.bar.Set(done)
 		return
 	}

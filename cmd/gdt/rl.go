@@ -110,6 +110,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	profile := fs.String("profile", ppo.ProfileDefault, "default (thesis intent, reference defects fixed) or reference (replay the reference code's quirks)")
 	every := fs.Duration("checkpoint-every", 30*time.Second, "wall time between checkpoints")
 	quiet := fs.Bool("quiet", false, "no progress lines")
+	asJSON := jsonFlag(fs)
 	sets := optionFlags{}
 	fs.Var(sets, "set", "override a hyperparameter, key=value (repeatable; reference names, e.g. ent_coef=0.1; gdt models sympol lists them)")
 	fs.String("tuned", "", "train with the best configuration in `FILE`, written by gdt tune --model sympol --env ID (--set flags override single values)")
@@ -194,7 +195,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if p.Eval != nil {
 			valid = p.Eval.Validation
 		}
-		bar.update(min(p.Step, p.Total), p.Total, fmt.Sprintf("%.0f steps/s, recent return %.1f, validation %.1f", p.StepsPerSec, p.RecentReturn, valid))
+		bar.update(p.Step, p.Total, fmt.Sprintf("%.0f steps/s, recent return %.1f, validation %.1f", p.StepsPerSec, p.RecentReturn, valid))
 		if time.Since(lastSave) >= *every {
 			lastSave = time.Now()
 			return tr.Save(ckPath)
@@ -237,6 +238,9 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return e.Encode(sum)
 	}); err != nil {
 		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, sum)
 	}
 	fmt.Fprintf(stdout, "%s %s: %d steps in %.1f s of training (%.0f steps/s)\n", cfg.Env, cfg.Method, sum.Steps, sum.TrainSeconds, sum.StepsPerSec)
 	if sum.TreeNodes > 0 {
@@ -304,6 +308,7 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	episodes := fs.Int("episodes", 5, "number of episodes")
 	seed := fs.Int("seed", 123456, "seed of the first episode (the next ones use seed+1, …)")
 	best := fs.Bool("best", false, "use the best-validation policy instead of the final one.\n"+bestNote)
+	asJSON := jsonFlag(fs)
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
 		return err
@@ -324,6 +329,10 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if *asJSON {
+		return writeJSON(stdout, map[string]any{"env": cfg.Env, "method": cfg.Method, "policy": what, "best": *best,
+			"first_seed": *seed, "returns": rets, "test_return": ppo.Mean(rets)})
+	}
 	fmt.Fprintf(stdout, "%s %s %s\n", cfg.Env, cfg.Method, what)
 	for i, r := range rets {
 		fmt.Fprintf(stdout, "episode %d (seed %d): %.2f\n", i+1, *seed+i, r)
@@ -339,6 +348,7 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "text", "text (indented rules), go (Go source), dot (Graphviz) or json")
 	pkg := fs.String("package", "policy", "package name of the generated Go source")
 	best := fs.Bool("best", false, "show the best-validation policy instead of the final one")
+	asJSON := fs.Bool("json", false, "the same as --format json")
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
 		return err
@@ -350,6 +360,9 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	actor, what, err := runPolicy(tr, arg, *best)
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		*format = "json"
 	}
 	ta, ok := actor.(*policy.TreeActor)
 	if !ok {

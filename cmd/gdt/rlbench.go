@@ -55,6 +55,7 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 	report := fs.String("report", "", "write DIR/index.html (tables and SVG learning curves) and DIR/tables.md")
 	caseStudy := fs.String("case-study", "", "run the DistShift goal-misgeneralisation recipe (spec §9) and write its report to DIR")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	asJSON := jsonFlag(fs)
 	var sets stringList
 	fs.Var(&sets, "set", "hyperparameter key=value applied to every training (repeatable; gdt models sympol lists them)")
 	pos, err := parseFlags(fs, args)
@@ -74,6 +75,9 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 		rows, err := readRLRows(*from)
 		if err != nil {
 			return err
+		}
+		if *asJSON {
+			return writeJSON(stdout, map[string]any{"rows": rlRowsJSON(rows), "from": *from})
 		}
 		return rlTables(rows, *report, stdout)
 	}
@@ -168,6 +172,14 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 		if r.Steps == *steps {
 			show = append(show, r)
 		}
+	}
+	if *asJSON {
+		if *report != "" {
+			if err := rlbench.WriteReport(*report, show); err != nil {
+				return err
+			}
+		}
+		return writeJSON(stdout, map[string]any{"rows": rlRowsJSON(show), "out": *out, "rows_in_file": len(merged), "failed": nErr})
 	}
 	if err := rlTables(show, *report, stdout); err != nil {
 		return err
@@ -283,4 +295,26 @@ func runCaseStudy(ctx context.Context, dir string, steps, episodes int, stdout, 
 	fmt.Fprint(stdout, b.String())
 	fmt.Fprintf(stdout, "\nwritten to %s\n", path)
 	return nil
+}
+
+// rlRowsJSON is rows as `gdt rl bench --json` prints them (NaN, e.g. a
+// missing best policy's return, as null; curves left out: the report and
+// the CSV hold them).
+func rlRowsJSON(rows []rlbench.Row) []map[string]any {
+	out := make([]map[string]any, len(rows))
+	floats := func(v []float64) []jsonFloat {
+		f := make([]jsonFloat, len(v))
+		for i, x := range v {
+			f[i] = jsonFloat(x)
+		}
+		return f
+	}
+	for i, r := range rows {
+		out[i] = map[string]any{"env": r.Env, "method": r.Method, "seed": r.Seed, "algorithm": r.Algorithm, "profile": r.Profile,
+			"variant": r.Variant, "steps": r.Steps, "trained_steps": r.TrainedSteps, "validation_return": jsonFloat(r.ValReturn),
+			"test_return": jsonFloat(r.TestReturn), "tree_nodes": r.TreeNodes, "seconds": jsonFloat(r.Seconds),
+			"validation_episodes": floats(r.ValEpisodes), "test_episodes": floats(r.TestEpisodes), "error": r.Err,
+			"best_validation_return": jsonFloat(r.BestValReturn), "best_test_return": jsonFloat(r.BestTestReturn), "best_step": r.BestStep}
+	}
+	return out
 }

@@ -34,6 +34,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	readTimeout := fs.Duration("read-timeout", 30*time.Second, "HTTP read timeout")
 	writeTimeout := fs.Duration("write-timeout", 60*time.Second, "HTTP write timeout")
 	topK := fs.Int("top-k", 3, "GRANDE trees per explanation")
+	asJSON := fs.Bool("json", false, "once listening, print {\"url\", \"models\"} as one JSON document on standard output")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -70,6 +71,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}()
 	logf("serving %v on http://%s (Ctrl-C stops)", s.Names(), ln.Addr())
+	if *asJSON {
+		if err := writeJSON(stdout, map[string]any{"url": "http://" + ln.Addr().String(), "models": s.Names()}); err != nil {
+			return err
+		}
+	}
 	if err := s.Run(ctx, ln); err != nil {
 		return err
 	}

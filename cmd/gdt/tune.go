@@ -82,6 +82,7 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	lease := fs.Duration("lease", 2*time.Minute, "a trial without heartbeat for this long is marked failed (workers on the same host are checked by PID at once)")
 	quiet := fs.Bool("quiet", false, "no progress lines")
 	listSpaces := fs.Bool("list-spaces", false, "print the search spaces and protocols and exit")
+	asJSON := jsonFlag(fs)
 	fixed := optionFlags{}
 	fs.Var(fixed, "set", "fix a model option key=value (repeatable; removed from the search space; gdt models KIND lists them)")
 	pos, err := parseFlags(fs, args)
@@ -175,6 +176,9 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	if s == nil { // --create-only
+		if *asJSON {
+			return writeJSON(stdout, map[string]any{"study": name, "storage": *storage, "created": true})
+		}
 		fmt.Fprintf(stdout, "created study %q in %s; start workers with: gdt tune --join --study '%s' --storage '%s'\n", name, *storage, name, *storage)
 		return nil
 	}
@@ -225,6 +229,10 @@ func runTune(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	b, err := s.Best()
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, map[string]any{"study": name, "storage": *storage, "complete": c.Complete, "pruned": c.Pruned,
+			"failed": c.Fail, "best_trial": b.Number, "best_value": jsonFloat(b.Value), "best_options": b.Options, "out": outPath})
 	}
 	fmt.Fprintf(stdout, "study %q: %d complete, %d pruned, %d failed trials; best trial %d: %.4f\n", name, c.Complete, c.Pruned, c.Fail, b.Number, b.Value)
 	keys := make([]string, 0, len(b.Options))
