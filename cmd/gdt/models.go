@@ -35,7 +35,7 @@ func declaredKinds() []declaredKind {
 	var out []declaredKind
 	for _, n := range model.KindNames() {
 		k, _ := model.LookupKind(n)
-		cmds := "train, bench"
+		cmds := "train, eval, bench"
 		if _, err := hpo.LookupSpace(n); err == nil {
 			cmds += ", tune"
 		}
