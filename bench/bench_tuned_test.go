@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gdt-ml/gdt/datasets"
+	"github.com/gdt-ml/gdt/model"
 )
 
 func TestReadTuned(t *testing.T) {
@@ -55,5 +56,26 @@ func TestOptimisedSuite(t *testing.T) {
 	}
 	if entries[0].Thesis["GradTree"] != 0.627 {
 		t.Errorf("the original suite was changed: %v", entries[0].Thesis)
+	}
+}
+
+// TestSavedTunedDeclared checks that the tuned configurations kept in the
+// repository (results/tuned) still parse under their kinds' declarations.
+func TestSavedTunedDeclared(t *testing.T) {
+	tuned, err := ReadTuned(filepath.Join("..", "results", "tuned"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tuned) == 0 {
+		t.Fatal("no tuned configurations in results/tuned")
+	}
+	for _, c := range tuned {
+		k, err := model.LookupKind(c.Kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := k.Options.Check(c.Options); err != nil {
+			t.Errorf("%s on %s: %v", c.Kind, c.Dataset, err)
+		}
 	}
 }
