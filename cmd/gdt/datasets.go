@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/gdt-ml/gdt/datasets"
 )
@@ -14,8 +17,9 @@ func init() {
 
 func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("datasets", "[--suite NAME] [--verify] [--json]",
-		"Lists the benchmark datasets of the manifest (loading each to show its shape), or the\n"+
-			"datasets of one suite. --verify also checks every file's SHA-256 against the manifest.", stderr)
+		"Lists the benchmark datasets of the manifest (loading each to show its shape) with their\n"+
+			"target column and file (--json: every file, the dropped columns and the class counts),\n"+
+			"or the datasets of one suite; gdt train/eval --dataset NAME reads one as listed. --verify also checks every file's SHA-256 against the manifest.", stderr)
 	root := fs.String("data-root", "", "benchmark data folder (default: $GDT_DATA, else ../shared/data next to the repository)")
 	suite := fs.String("suite", "", "list one suite: "+fmt.Sprint(datasets.SuiteNames()))
 	verify := fs.Bool("verify", false, "verify file checksums")
@@ -40,18 +44,22 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		names = datasets.Names("")
 	}
 	type entry struct {
-		Name        string `json:"name"`
-		Task        string `json:"task"`
-		Rows        int    `json:"rows"`
-		Features    int    `json:"features"`
-		Classes     int    `json:"classes"`
-		ClassCounts []int  `json:"class_counts"`
-		Verified    bool   `json:"verified"`
+		Name        string   `json:"name"`
+		Task        string   `json:"task"`
+		Rows        int      `json:"rows"`
+		Features    int      `json:"features"`
+		Classes     int      `json:"classes"`
+		ClassCounts []int    `json:"class_counts"`
+		Verified    bool     `json:"verified"`
+		Target      string   `json:"target"`
+		Files       []string `json:"files"`
+		Dropped     []string `json:"dropped_columns,omitempty"`
 	}
 	if !*asJSON {
-		fmt.Fprintf(stdout, "%-34s %-10s %7s %8s %7s  %s\n", "name", "task", "rows", "features", "classes", "class counts")
+		fmt.Fprintf(stdout, "%-34s %-10s %7s %8s %7s  %-22s %s\n", "name", "task", "rows", "features", "classes", "target", "file")
 	}
 	list := []entry{}
+	cwd, _ := os.Getwd()
 	for _, n := range names {
 		if *verify {
 			if err := datasets.Verify(r, n); err != nil {
@@ -62,10 +70,29 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err != nil {
 			return err
 		}
-		e := entry{Name: n, Task: ds.Task.String(), Rows: len(ds.Y), Features: ds.X.NumCols(), Classes: ds.NumClasses(), ClassCounts: ds.ClassCounts(), Verified: *verify}
+		info, err := datasets.Describe(r, n)
+		if err != nil {
+			return err
+		}
+		e := entry{Name: n, Task: ds.Task.String(), Rows: len(ds.Y), Features: ds.X.NumCols(), Classes: ds.NumClasses(), ClassCounts: ds.ClassCounts(),
+			Verified: *verify, Target: info.Target, Files: info.Files, Dropped: info.Dropped}
 		list = append(list, e)
 		if !*asJSON {
-			fmt.Fprintf(stdout, "%-34s %-10s %7d %8d %7d  %v\n", n, e.Task, e.Rows, e.Features, e.Classes, e.ClassCounts)
+			file := ""
+			if len(info.Files) > 0 {
+				file = info.Files[0]
+				if rel, err := filepath.Rel(cwd, file); err == nil && len(rel) < len(file) {
+					file = rel
+				}
+			}
+			if len(info.Files) > 1 {
+				file += fmt.Sprintf(" (+%d)", len(info.Files)-1)
+			}
+			target := info.Target
+			if len(info.Dropped) > 0 {
+				target += " (drops " + strings.Join(info.Dropped, ", ") + ")"
+			}
+			fmt.Fprintf(stdout, "%-34s %-10s %7d %8d %7d  %-22s %s\n", n, e.Task, e.Rows, e.Features, e.Classes, target, file)
 		}
 	}
 	if *asJSON {

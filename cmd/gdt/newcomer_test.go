@@ -273,3 +273,36 @@ func TestJSONEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// TestDatasetsShowTargetsAndFiles: gdt datasets names each dataset's
+// target column and files (which exist).
+func TestDatasetsShowTargetsAndFiles(t *testing.T) {
+	if _, err := datasets.Root(""); err != nil {
+		t.Skipf("benchmark data not found (%v)", err)
+	}
+	var doc struct {
+		Datasets []struct {
+			Name   string   `json:"name"`
+			Target string   `json:"target"`
+			Files  []string `json:"files"`
+		} `json:"datasets"`
+	}
+	jsonRun(t, &doc, "datasets", "--suite", "pad-ufes-tabular", "--json")
+	if len(doc.Datasets) == 0 {
+		t.Fatal("no datasets")
+	}
+	for _, d := range doc.Datasets {
+		if d.Target == "" || len(d.Files) == 0 {
+			t.Errorf("%s: target %q, files %v", d.Name, d.Target, d.Files)
+		}
+		for _, f := range d.Files {
+			if _, err := os.Stat(f); err != nil {
+				t.Errorf("%s: %v", d.Name, err)
+			}
+		}
+	}
+	out, _, code := gdt(t, "datasets", "--suite", "pad-ufes-tabular")
+	if code != 0 || !strings.Contains(out, "target") || !strings.Contains(out, doc.Datasets[0].Target) {
+		t.Errorf("gdt datasets text lacks the target column:\n%s", out)
+	}
+}
