@@ -85,7 +85,11 @@ var DefaultMissing = []string{"", "?", "NA", "N/A", "NaN", "nan", "null", "NULL"
 // ParseFloat parses a numeric field as pandas would: surrounding spaces are
 // ignored; "inf"/"nan" forms are accepted by strconv.
 func ParseFloat(s string) (float64, bool) {
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	s = strings.TrimSpace(s)
+	if v, ok := parseDecimal(s); ok {
+		return v, true
+	}
+	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		// strconv reports out-of-range values with ±Inf and an error; keep them.
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
@@ -94,6 +98,60 @@ func ParseFloat(s string) (float64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// exactPow10 holds the powers of ten that float64 represents exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseDecimal parses the common plain decimals ([+-]digits[.digits], at
+// most 2⁵³ without the point, at most 22 digits after it) without strconv;
+// ok is false for anything else. The result is strconv.ParseFloat's: an
+// integer m ≤ 2⁵³ and 10^k (k ≤ 22) are exact float64 values, so m/10^k is
+// one correctly rounded division, which is the correctly rounded value of
+// the decimal (strconv's own fast path).
+func parseDecimal(s string) (float64, bool) {
+	i := 0
+	neg := false
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		i = 1
+	}
+	var mant uint64
+	digits, frac := 0, 0
+	dot, any := false, false
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case '0' <= c && c <= '9':
+			any = true
+			if dot {
+				frac++
+			}
+			if mant == 0 && c == '0' {
+				continue
+			}
+			if digits++; digits > 16 {
+				return 0, false
+			}
+			mant = mant*10 + uint64(c-'0')
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if !any || mant > 1<<53 || frac >= len(exactPow10) {
+		return 0, false
+	}
+	f := float64(mant)
+	if frac > 0 {
+		f /= exactPow10[frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // Table types the records with schema s.
@@ -110,26 +168,29 @@ func (r *Records) Table(s Schema) (*Table, error) {
 			}
 		}
 	}
+	miss := newMarkerSet(missing)
 	t := &Table{Columns: make([]*Column, len(names))}
+	trimmed := make([]string, len(r.Rows))
 	for j, name := range names {
-		raw := r.Column(j)
-		trimmed := make([]string, len(raw))
-		for i, v := range raw {
-			trimmed[i] = strings.TrimSpace(v)
+		for i, row := range r.Rows {
+			trimmed[i] = strings.TrimSpace(row[j])
 		}
 		if isOneOf(name, s.Categorical) {
-			t.Columns[j] = NewCategorical(name, trimmed, missing...)
+			t.Columns[j] = newCategorical(name, trimmed, miss)
 			continue
 		}
 		mustNumeric := isOneOf(name, s.Numeric)
-		num := make([]float64, len(raw))
+		num := make([]float64, len(trimmed))
 		numeric := true
 		for i, v := range trimmed {
-			if isOneOf(v, missing) {
+			if miss.has(v) {
 				num[i] = math.NaN()
 				continue
 			}
-			f, ok := ParseFloat(v)
+			f, ok := parseDecimal(v)
+			if !ok {
+				f, ok = ParseFloat(v)
+			}
 			if !ok {
 				if mustNumeric {
 					return nil, fmt.Errorf("%s:%d: column %d (%q): expected a number, found %q", r.Source, r.Lines[i], j+1, name, v)
@@ -142,8 +203,27 @@ func (r *Records) Table(s Schema) (*Table, error) {
 		if numeric {
 			t.Columns[j] = NewNumeric(name, num)
 		} else {
-			t.Columns[j] = NewCategorical(name, trimmed, missing...)
+			t.Columns[j] = newCategorical(name, trimmed, miss)
 		}
 	}
 	return t, nil
+}
+
+// markerSet is a set of missing-value markers with a quick rejection by
+// length.
+type markerSet struct {
+	lengths uint64 // bit k: a marker of length k (k < 63); bit 63: a longer one
+	set     []string
+}
+
+func newMarkerSet(markers []string) markerSet {
+	m := markerSet{set: markers}
+	for _, s := range markers {
+		m.lengths |= 1 << min(len(s), 63)
+	}
+	return m
+}
+
+func (m markerSet) has(s string) bool {
+	return m.lengths&(1<<min(len(s), 63)) != 0 && isOneOf(s, m.set)
 }

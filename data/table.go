@@ -109,10 +109,14 @@ func NewNumeric(name string, v []float64) *Column {
 // to one of missing become Missing. Levels are numbered in order of first
 // appearance.
 func NewCategorical(name string, values []string, missing ...string) *Column {
+	return newCategorical(name, values, newMarkerSet(missing))
+}
+
+func newCategorical(name string, values []string, missing markerSet) *Column {
 	c := &Column{Name: name, Kind: Categorical, Codes: make([]int32, len(values))}
 	index := map[string]int32{}
 	for i, v := range values {
-		if isOneOf(v, missing) {
+		if missing.has(v) {
 			c.Codes[i] = Missing
 			continue
 		}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"runtime/pprof"
 	"strconv"
+	"sync"
+	"time"
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/model"
@@ -36,10 +38,12 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	proba := fs.Bool("proba", false, "also write class probabilities")
 	asJSON := jsonFlag(fs)
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the whole command to this file (go tool pprof)")
+	timings := fs.Bool("timings", false, "print to standard error how long each stage (read, preprocess, predict, write) worked")
 	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
 	}
+	start := time.Now()
 	if *cpuprofile != "" {
 		stopProfile, err := startCPUProfile(*cpuprofile)
 		if err != nil {
@@ -66,10 +70,19 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	defer chunks.Close()
 	withProba := *proba && t.Task != data.Regression
 	var rows int
+	var busy stageTimes
+	loaded := time.Since(start)
+	if *timings {
+		defer func() {
+			wall := time.Since(start)
+			fmt.Fprintf(stderr, "timings: %d rows in %.3f s wall (%.0f rows/s); model load %.3f s; busy: read %.3f s, preprocess %.3f s, predict %.3f s, write %.3f s\n",
+				rows, wall.Seconds(), float64(rows)/wall.Seconds(), loaded.Seconds(), busy.read.Seconds(), busy.transform.Seconds(), busy.predict.Seconds(), busy.write.Seconds())
+		}()
+	}
 	write := func(w io.Writer) error {
 		pw := newPredictionWriter(w, t, withProba)
 		var err error
-		if rows, err = predictChunks(ctx, t, df.path, chunks, pw.write); err != nil {
+		if rows, err = predictChunks(ctx, t, df.path, chunks, &busy, pw.write); err != nil {
 			return err
 		}
 		return pw.flush()
@@ -79,7 +92,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			var pred []float64
 			p := &data.Matrix{}
 			var err error
-			rows, err = predictChunks(ctx, t, df.path, chunks, func(pc *data.Matrix, d []float64) error {
+			rows, err = predictChunks(ctx, t, df.path, chunks, &busy, func(pc *data.Matrix, d []float64) error {
 				pred = append(pred, d...)
 				p.Rows, p.Cols, p.Data = p.Rows+pc.Rows, pc.Cols, append(p.Data, pc.Data...)
 				return nil
@@ -107,8 +120,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // probabilities (regression: the values) and decisions of each chunk to
 // emit, in file order. Reading, preprocessing, predicting and emitting run
 // in four goroutines, one chunk apart, so at most a few chunks are held at
-// once. It returns the number of rows predicted.
-func predictChunks(ctx context.Context, t *model.Trained, path string, chunks *data.Chunks, emit func(p *data.Matrix, pred []float64) error) (int, error) {
+// once. It returns the number of rows predicted and adds the time each
+// stage worked (waits for its neighbours excluded) to busy.
+func predictChunks(ctx context.Context, t *model.Trained, path string, chunks *data.Chunks, busy *stageTimes, emit func(p *data.Matrix, pred []float64) error) (int, error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	type step struct {
@@ -126,46 +140,55 @@ func predictChunks(ctx context.Context, t *model.Trained, path string, chunks *d
 		}
 	}
 	read, encoded, done := make(chan step, 1), make(chan step, 1), make(chan step, 1)
-	go func() {
+	var wg sync.WaitGroup
+	wg.Go(func() {
 		defer close(read)
 		for {
+			t0 := time.Now()
 			ch, err := chunks.Next()
+			busy.read += time.Since(t0)
 			if err == io.EOF || !send(read, step{ch: ch, err: err}) {
 				return
 			}
 		}
-	}()
-	go func() {
+	})
+	wg.Go(func() {
 		defer close(encoded)
 		for s := range read {
 			if s.err == nil {
+				t0 := time.Now()
 				if s.x, s.err = t.TransformRows(s.ch.Table, s.ch.First); s.err != nil {
 					s.err = fmt.Errorf("%s: %w", path, s.err)
 				}
+				busy.transform += time.Since(t0)
 			}
 			if !send(encoded, s) {
 				return
 			}
 		}
-	}()
-	go func() {
+	})
+	wg.Go(func() {
 		defer close(done)
 		for s := range encoded {
 			if s.err == nil {
+				t0 := time.Now()
 				if s.p, s.err = t.Learner.PredictProba(s.x); s.err != nil {
 					s.err = fmt.Errorf("%s: %w", path, s.err)
 				}
+				busy.predict += time.Since(t0)
 			}
 			if !send(done, s) {
 				return
 			}
 		}
-	}()
+	})
 	rows := 0
 	var err error
 	for s := range done {
 		if err = s.err; err == nil {
+			t0 := time.Now()
 			err = emit(s.p, model.Decide(t.Task, s.p))
+			busy.write += time.Since(t0)
 		}
 		if err != nil {
 			break
@@ -173,8 +196,9 @@ func predictChunks(ctx context.Context, t *model.Trained, path string, chunks *d
 		rows += s.p.Rows
 	}
 	cancel()
-	for range done { // wait for the stages to stop
+	for range done { // let the stages see the cancellation and stop
 	}
+	wg.Wait()
 	if err == nil {
 		err = parent.Err()
 	}
@@ -216,6 +240,12 @@ func predictionsJSON(path string, t *model.Trained, pred []float64, p *data.Matr
 func float32Decimal(v float32) float64 {
 	f, _ := strconv.ParseFloat(strconv.FormatFloat(float64(v), 'g', -1, 32), 64)
 	return f
+}
+
+// stageTimes are the times the stages of predictChunks worked. Each field
+// is written by one goroutine only and read after they all stopped.
+type stageTimes struct {
+	read, transform, predict, write time.Duration
 }
 
 // predictionWriter writes the CSV of gdt predict: a header, then per row

@@ -97,3 +97,34 @@ func TestPredictStreams(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictStreamError checks that an error in a late chunk stops gdt
+// predict with a message naming the line, and leaves no --out file.
+func TestPredictStreamError(t *testing.T) {
+	dir := t.TempDir()
+	train := filepath.Join(dir, "train.csv")
+	os.WriteFile(train, []byte(trainCSV), 0o644)
+	modelPath := filepath.Join(dir, "m.json")
+	if _, errOut, code := gdt(t, "train", "--data", train, "--target", "decision", "--model", "cart", "--out", modelPath, "--quiet"); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	var rows strings.Builder
+	rows.WriteString("housing,income,age\n")
+	for i := range 150000 {
+		income := strconv.Itoa(20000 + i)
+		if i == 140000 {
+			income = "lots"
+		}
+		fmt.Fprintf(&rows, "rent,%s,%d\n", income, 20+i%50)
+	}
+	newCSV := filepath.Join(dir, "new.csv")
+	os.WriteFile(newCSV, []byte(rows.String()), 0o644)
+	out := filepath.Join(dir, "pred.csv")
+	_, errOut, code := gdt(t, "predict", modelPath, "--data", newCSV, "--out", out)
+	if code != 1 || !strings.Contains(errOut, "new.csv:140002:") || !strings.Contains(errOut, `"lots"`) {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("--out file left behind after an error: %v", err)
+	}
+}
