@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -172,8 +173,8 @@ type csvStream struct {
 
 	pending []byte // bytes read and not yet split
 	eof     bool
-	line    int // physical line at the start of pending
-	rows    int // data rows handed out so far
+	line    int        // physical line at the start of pending
+	rows    [][]string // room for the rows of a piece, reused
 
 	scan   *csvScanner
 	split  *recordSplitter
@@ -302,13 +303,31 @@ var textClass = func() (t [256]uint8) {
 }()
 
 // scanText returns the offset of the first control byte (−1 if none) and
-// whether b is all ASCII.
+// whether b is all ASCII. It looks at eight bytes at a time and byte by
+// byte only at words holding a byte below 0x20 (line breaks, tabs) or
+// above 0x7f.
 func scanText(b []byte) (ctrl int, ascii bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	ascii = true
-	for i, c := range b {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (w-0x20*ones)&^w&highs == 0 && w&highs == 0 {
+			continue // every byte in 0x20…0x7f
+		}
+		for k, c := range b[i : i+8] {
+			switch textClass[c] {
+			case 1:
+				return i + k, ascii
+			case 2:
+				ascii = false
+			}
+		}
+	}
+	for k, c := range b[i:] {
 		switch textClass[c] {
 		case 1:
-			return i, ascii
+			return i + k, ascii
 		case 2:
 			ascii = false
 		}
@@ -365,9 +384,15 @@ func (cs *csvStream) splitPiece(b []byte, first bool) (*Records, error) {
 		cs.split = newRecordSplitter(cs.path, copt)
 	} else {
 		cs.scan.src, cs.scan.pos, cs.scan.line = text, 0, cs.line
+		// The previous piece's rows are typed and dropped: reuse their room.
+		cs.split.arena.reset()
+		rec.Rows = cs.rows[:0]
 	}
 	if err := cs.split.split(cs.scan, rec); err != nil {
 		return nil, err
+	}
+	if !first {
+		cs.rows = rec.Rows
 	}
 	return rec, nil
 }
@@ -398,7 +423,6 @@ func (cs *csvStream) firstRecords() (*Records, error) {
 	}
 	cs.header = rec.Names()
 	rec.Header = cs.header
-	cs.rows = len(rec.Rows)
 	return rec, nil
 }
 
@@ -416,7 +440,6 @@ func (cs *csvStream) nextRecords() (*Records, error) {
 			return nil, err
 		}
 		if len(rec.Rows) > 0 {
-			cs.rows += len(rec.Rows)
 			return rec, nil
 		}
 	}

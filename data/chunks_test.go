@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -239,4 +240,36 @@ func FuzzChunks(f *testing.F) {
 		}
 		checkChunked(t, path, opt)
 	})
+}
+
+func TestScanText(t *testing.T) {
+	naive := func(b []byte) (int, bool) {
+		ascii := true
+		for i, c := range b {
+			if controlByte[c] {
+				return i, ascii
+			}
+			if c >= 0x80 {
+				ascii = false
+			}
+		}
+		return -1, ascii
+	}
+	rs := rand.New(rand.NewPCG(3, 4))
+	alphabet := []byte("a,1 \t\n\r\x00\x01\x1a\x1f\x7f\x80\xc3\xa9\xff")
+	for range 20000 {
+		b := make([]byte, rs.IntN(40))
+		for i := range b {
+			if rs.IntN(4) == 0 {
+				b[i] = alphabet[rs.IntN(len(alphabet))]
+			} else {
+				b[i] = byte(0x20 + rs.IntN(0x5f))
+			}
+		}
+		gi, ga := scanText(b)
+		wi, wa := naive(b)
+		if gi != wi || ga != wa {
+			t.Fatalf("scanText(%q) = %d, %v; want %d, %v", b, gi, ga, wi, wa)
+		}
+	}
 }

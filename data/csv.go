@@ -323,8 +323,8 @@ func (s *csvScanner) record(dst []string) ([]string, error) {
 			}
 			field = f
 		} else {
-			i := s.pos
-			for i < len(s.src) && !s.stop[s.src[i]] {
+			src, stop, i := s.src, &s.stop, s.pos // locals: the hot loop of the reader
+			for i < len(src) && !stop[src[i]] {
 				i++
 			}
 			// A multi-byte delimiter only matches as a whole.
@@ -453,22 +453,24 @@ func (s *csvScanner) quoted() (string, error) {
 // fieldArena hands out row slices carved from large shared blocks.
 type fieldArena struct {
 	block []string
+	used  int
 }
 
 func (a *fieldArena) row(fields []string) []string {
 	n := len(fields)
-	if len(a.block) < n {
-		size := 1 << 16
-		if n > size {
-			size = n
-		}
-		a.block = make([]string, size)
+	if len(a.block)-a.used < n {
+		a.block = make([]string, max(1<<16, n, 2*len(a.block)))
+		a.used = 0
 	}
-	r := a.block[:n:n]
+	r := a.block[a.used : a.used+n : a.used+n]
 	copy(r, fields)
-	a.block = a.block[n:]
+	a.used += n
 	return r
 }
+
+// reset makes the arena hand out its current block again: the rows it
+// handed out before must no longer be used.
+func (a *fieldArena) reset() { a.used = 0 }
 
 // parseCSV splits b into records.
 func parseCSV(b []byte, source string, opt CSVOptions) (*Records, error) {

@@ -170,19 +170,23 @@ func (r *Records) Table(s Schema) (*Table, error) {
 	}
 	miss := newMarkerSet(missing)
 	t := &Table{Columns: make([]*Column, len(names))}
-	trimmed := make([]string, len(r.Rows))
-	for j, name := range names {
+	categorical := func(j int, name string) *Column {
+		b := newLevelCoder(name, len(r.Rows), miss)
 		for i, row := range r.Rows {
-			trimmed[i] = strings.TrimSpace(row[j])
+			b.set(i, strings.TrimSpace(row[j]))
 		}
+		return b.c
+	}
+	for j, name := range names {
 		if isOneOf(name, s.Categorical) {
-			t.Columns[j] = newCategorical(name, trimmed, miss)
+			t.Columns[j] = categorical(j, name)
 			continue
 		}
 		mustNumeric := isOneOf(name, s.Numeric)
-		num := make([]float64, len(trimmed))
+		num := make([]float64, len(r.Rows))
 		numeric := true
-		for i, v := range trimmed {
+		for i, row := range r.Rows {
+			v := strings.TrimSpace(row[j])
 			if miss.has(v) {
 				num[i] = math.NaN()
 				continue
@@ -203,7 +207,7 @@ func (r *Records) Table(s Schema) (*Table, error) {
 		if numeric {
 			t.Columns[j] = NewNumeric(name, num)
 		} else {
-			t.Columns[j] = newCategorical(name, trimmed, miss)
+			t.Columns[j] = categorical(j, name)
 		}
 	}
 	return t, nil

@@ -113,22 +113,38 @@ func NewCategorical(name string, values []string, missing ...string) *Column {
 }
 
 func newCategorical(name string, values []string, missing markerSet) *Column {
-	c := &Column{Name: name, Kind: Categorical, Codes: make([]int32, len(values))}
-	index := map[string]int32{}
+	b := newLevelCoder(name, len(values), missing)
 	for i, v := range values {
-		if missing.has(v) {
-			c.Codes[i] = Missing
-			continue
-		}
-		code, ok := index[v]
-		if !ok {
-			code = int32(len(c.Levels))
-			index[v] = code
-			c.Levels = append(c.Levels, v)
-		}
-		c.Codes[i] = code
+		b.set(i, v)
 	}
-	return c
+	return b.c
+}
+
+// levelCoder fills a categorical column value by value: levels are numbered
+// in order of first appearance, missing markers become Missing.
+type levelCoder struct {
+	c       *Column
+	index   map[string]int32
+	missing markerSet
+}
+
+func newLevelCoder(name string, n int, missing markerSet) *levelCoder {
+	return &levelCoder{c: &Column{Name: name, Kind: Categorical, Codes: make([]int32, n)}, index: map[string]int32{}, missing: missing}
+}
+
+// set codes value v at row i.
+func (b *levelCoder) set(i int, v string) {
+	if b.missing.has(v) {
+		b.c.Codes[i] = Missing
+		return
+	}
+	code, ok := b.index[v]
+	if !ok {
+		code = int32(len(b.c.Levels))
+		b.index[v] = code
+		b.c.Levels = append(b.c.Levels, v)
+	}
+	b.c.Codes[i] = code
 }
 
 func isOneOf(s string, set []string) bool {
