@@ -173,7 +173,7 @@ func (r *Records) Table(s Schema) (*Table, error) {
 	categorical := func(j int, name string) *Column {
 		b := newLevelCoder(name, len(r.Rows), miss)
 		for i, row := range r.Rows {
-			b.set(i, strings.TrimSpace(row[j]))
+			b.set(i, trimSpace(row[j]))
 		}
 		return b.c
 	}
@@ -186,7 +186,7 @@ func (r *Records) Table(s Schema) (*Table, error) {
 		num := make([]float64, len(r.Rows))
 		numeric := true
 		for i, row := range r.Rows {
-			v := strings.TrimSpace(row[j])
+			v := trimSpace(row[j])
 			if miss.has(v) {
 				num[i] = math.NaN()
 				continue
@@ -211,6 +211,15 @@ func (r *Records) Table(s Schema) (*Table, error) {
 		}
 	}
 	return t, nil
+}
+
+// trimSpace is strings.TrimSpace, answering at once for the usual field
+// that starts and ends with a printable ASCII byte.
+func trimSpace(s string) string {
+	if n := len(s); n > 0 && ' ' < s[0] && s[0] < 0x80 && ' ' < s[n-1] && s[n-1] < 0x80 {
+		return s
+	}
+	return strings.TrimSpace(s)
 }
 
 // markerSet is a set of missing-value markers with a quick rejection by
