@@ -139,7 +139,7 @@ func (m *Ensemble) UnmarshalJSON(b []byte) error {
 	}
 	ni, nl, C := 1<<d-1, 1<<d, m.Outputs
 	E := len(m.Feature) / ni
-	if E < 1 || C < 1 || len(m.Feature) != E*ni || len(m.Threshold) != E*ni || len(m.Value) != E*nl*C ||
+	if E < 1 || C < 1 || C > len(m.Value) || len(m.Feature) != E*ni || len(m.Threshold) != E*ni || len(m.Value) != E*nl*C ||
 		(m.LeafWeight != nil && len(m.LeafWeight) != E*nl) {
 		return fmt.Errorf("ensemble: complete_depth %d: %d features, %d thresholds, %d values, %d leaf weights with %d outputs: expected whole trees (%d internal nodes, %d leaves each)",
 			d, len(m.Feature), len(m.Threshold), len(m.Value), len(m.LeafWeight), C, ni, nl)

@@ -300,6 +300,9 @@ func FromFile(f *modelfile.File, name string) (*Trained, error) {
 	if !pipe.Fitted() {
 		return nil, fmt.Errorf("model file %s: pipeline section is empty or not fitted", name)
 	}
+	if err := checkHeader(f, task, &pipe); err != nil {
+		return nil, fmt.Errorf("model file %s: %w", name, err)
+	}
 	learner, err := kind.Unmarshal(f.Model)
 	if err != nil {
 		return nil, fmt.Errorf("model file %s: model: %w", name, err)
@@ -311,6 +314,9 @@ func FromFile(f *modelfile.File, name string) (*Trained, error) {
 		for k, v := range opts {
 			t.Spec.Options[k] = fmt.Sprint(v)
 		}
+	}
+	if err := probe(t); err != nil {
+		return nil, fmt.Errorf("model file %s: %w", name, err)
 	}
 	return t, nil
 }

@@ -82,7 +82,7 @@ func v1Flat(raw json.RawMessage, features int) (*ensemble.Ensemble, error) {
 	if f.Weighting == "estimator" {
 		w, wl = ensemble.TreeWeights, f.Trees
 	}
-	if len(f.Feature) != f.Trees*ni || len(f.Threshold) != f.Trees*ni || len(f.Leaves) != f.Trees*nl*C || len(f.Weights) != wl {
+	if f.Trees > len(f.Feature) || f.Outputs > len(f.Leaves) || len(f.Feature) != f.Trees*ni || len(f.Threshold) != f.Trees*ni || len(f.Leaves) != f.Trees*nl*C || len(f.Weights) != wl {
 		return nil, fmt.Errorf("Flat: arrays of %d features, %d thresholds, %d leaf values, %d weights do not fit %d trees of depth %d", len(f.Feature), len(f.Threshold), len(f.Leaves), len(f.Weights), f.Trees, f.Depth)
 	}
 	m := ensemble.NewComplete(features, C, f.Trees, f.Depth, w)
@@ -122,6 +122,11 @@ func v1Tree(raw json.RawMessage, features int) (*ensemble.Ensemble, error) {
 	N, C := len(t.Nodes), t.Outputs
 	if N == 0 || C < 1 {
 		return nil, fmt.Errorf("Tree: %d nodes with %d outputs", N, C)
+	}
+	for i, nd := range t.Nodes { // before allocating N·C values
+		if nd.Feature < 0 && len(nd.Value) != C {
+			return nil, fmt.Errorf("Tree: leaf %d has %d values: expected %d", i, len(nd.Value), C)
+		}
 	}
 	m := &ensemble.Ensemble{Features: features, Outputs: C, Weighting: ensemble.Mean, Roots: ensemble.Int32s{0},
 		Feature: make(Int32s, N), Threshold: make(Float32s, N), Left: make(Int32s, N), Right: make(Int32s, N), Value: make(Float32s, N*C)}
