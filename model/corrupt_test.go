@@ -228,11 +228,11 @@ func TestCorruptModelFiles(t *testing.T) {
 		}
 		cs := corrupt(t, b, uint64(fi))
 		// Every corruption with GDT_CORRUPT_ALL=1 (≈10,000 files, a minute
-		// or more); by default every 8th (every 40th with -short), so
+		// or more); by default every 24th (every 60th with -short), so
 		// go test ./... stays quick.
-		stride := 8
+		stride := 24
 		if testing.Short() {
-			stride = 40
+			stride = 60
 		}
 		if os.Getenv("GDT_CORRUPT_ALL") != "" {
 			stride = 1
