@@ -31,6 +31,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			"prediction and, with --proba, the probability of every class. Columns are matched\n"+
 			"by name; extra columns (e.g. the target) are ignored. With --json the predictions are one\n"+
 			"JSON document instead (class names, and with --proba the probability rows).\n"+
+			"FILE is read, predicted and written a chunk of rows at a time; --out FILE.csv appears\n"+
+			"only when every row succeeded (on standard output, an error follows the rows before it).\n"+
 			"A multimodal MODEL (gdt train --model multimodal) also takes --images DIR: see gdt predict MODEL --help.", stderr)
 	var df dataFlags
 	df.register(fs, false)
