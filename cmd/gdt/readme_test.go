@@ -10,24 +10,24 @@ import (
 	"github.com/gdt-ml/gdt/datasets"
 )
 
-// readmeCommands returns the gdt command lines of README.md's "Using gdt"
-// block, comments stripped.
-func readmeCommands(t *testing.T) []string {
+// readmeCommands returns the gdt command lines of the first sh block of
+// README.md's section heading, comments stripped.
+func readmeCommands(t *testing.T, heading string) []string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(b)
-	i := strings.Index(text, "## Using gdt")
+	i := strings.Index(text, heading)
 	if i < 0 {
-		t.Fatal(`README.md has no "## Using gdt" section`)
+		t.Fatalf("README.md has no %q section", heading)
 	}
 	block := text[i:]
 	start := strings.Index(block, "```sh\n")
 	end := strings.Index(block[start+6:], "```")
 	if start < 0 || end < 0 {
-		t.Fatal(`README.md's "Using gdt" has no sh block`)
+		t.Fatalf("README.md's %q has no sh block", heading)
 	}
 	var out []string
 	for _, l := range strings.Split(block[start+6:start+6+end], "\n") {
@@ -149,7 +149,7 @@ func TestReadmeCommands(t *testing.T) {
 	if err := adultCSV(dir); err != nil {
 		t.Fatal(err)
 	}
-	cmds := readmeCommands(t)
+	cmds := readmeCommands(t, "## Using gdt")
 	t.Chdir(dir)
 	if len(cmds) < 20 {
 		t.Fatalf("found %d README commands; the parser lost some", len(cmds))
@@ -175,5 +175,59 @@ func TestReadmeCommands(t *testing.T) {
 		if !seen[c] {
 			t.Errorf("readmeSkipped lists %q, which README no longer has", c)
 		}
+	}
+}
+
+// TestReadmeTour runs README's five-minute tour exactly as written, from a
+// folder beside which ../shared/data is the benchmark data (gdt serve,
+// which blocks, is left out: package serve tests the server).
+func TestReadmeTour(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains and cross-validates GradTree")
+	}
+	root, err := datasets.Root("")
+	if err != nil {
+		t.Skipf("benchmark data not found (%v)", err)
+	}
+	root, _ = filepath.Abs(root)
+	if filepath.Base(root) != "data" {
+		t.Skipf("data root %s is not a shared/data folder", root)
+	}
+	cmds := readmeCommands(t, "## A five-minute tour")
+	top := t.TempDir()
+	if err := os.Symlink(filepath.Dir(root), filepath.Join(top, "shared")); err != nil {
+		t.Skip(err)
+	}
+	work := filepath.Join(top, "gdt")
+	os.Mkdir(work, 0o755)
+	t.Setenv(datasets.EnvDataRoot, "")
+	t.Chdir(work)
+	ran := 0
+	for _, c := range cmds {
+		if strings.HasPrefix(c, "gdt serve ") {
+			continue
+		}
+		args, err := shellWords(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := gdt(t, args[1:]...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d\nstdout: %s\nstderr: %s", c, code, out, errOut)
+		}
+		if strings.HasPrefix(c, "gdt train --dataset grande/wdbc") {
+			for _, want := range []string{"target: Class", "task: binary", "classes: B, M", "ignored columns: id"} {
+				if !strings.Contains(errOut, want) {
+					t.Errorf("%s: stderr lacks %q (the README's comment says it prints it):\n%s", c, want, errOut)
+				}
+			}
+		}
+		ran++
+	}
+	if ran < 5 {
+		t.Errorf("ran %d tour commands; want train, show, predict, eval and report", ran)
+	}
+	if _, err := os.Stat(filepath.Join("wdbc-report", "report.html")); err != nil {
+		t.Errorf("the tour's report: %v", err)
 	}
 }
