@@ -8,7 +8,8 @@ results/ beside this script's folder): grande-default.csv (model grande),
 grande-fast.csv (grande-fast), grande-baselines.csv (random-forest, cart),
 and prints two Markdown tables: per model the mean over the 15 datasets of
 the per-dataset mean macro F1 and of the mean fit seconds per fold (plus
-the PhishingWebsites, adult and madelon fit seconds), then macro F1 and
+the PhishingWebsites, adult and madelon fit seconds, with CPU seconds in
+brackets where recorded), then macro F1 and
 fit seconds per dataset. Fit seconds are the wall times the CSVs recorded
 (see each file's run conditions in BENCHMARKS.md); where a CSV also has
 fit_cpu_seconds (process CPU time during the fit, recorded with
@@ -78,7 +79,10 @@ def main():
     for title, data in cols:
         f1 = mean(mean(v[0]) for v in data.values())
         fit = mean(mean(v[1]) for v in data.values())
-        named = " | ".join(f"{mean(data[n][1]):.1f}" for n in NAMED)
+        def cell(n):
+            wall, cpu = data[n][1], data[n][2]
+            return f"{mean(wall):.1f}" + (f" ({mean(cpu):.1f} CPU)" if len(cpu) == len(wall) else "")
+        named = " | ".join(cell(n) for n in NAMED)
         cpu = "–"
         if all(len(v[2]) == len(v[0]) for v in data.values()):
             cpu = f"{mean(mean(v[2]) for v in data.values()):.1f}"
