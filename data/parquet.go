@@ -28,31 +28,46 @@ func ReadParquetFile(path string) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	pf, err := openParquet(f, st.Size())
+	return readParquet(f, st.Size(), path, MaxParquetCells)
+}
+
+// MaxParquetCells bounds rows × columns of a Parquet file read whole (a
+// corrupt or hostile footer can claim any row count; a column of 2^28
+// doubles is 2 GiB).
+var MaxParquetCells int64 = 1 << 28
+
+// readParquet reads a Parquet file of size bytes from r; name is used in
+// error messages. Files claiming more than maxCells rows × columns are
+// refused before any column is decoded.
+func readParquet(r io.ReaderAt, size int64, name string, maxCells int64) (*Table, error) {
+	pf, err := openParquet(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", path, err)
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %w", name, err)
 	}
 	n := pf.NumRows()
-	if n == 0 {
-		return nil, fmt.Errorf("%s: Parquet file has no rows", path)
+	if n <= 0 {
+		return nil, fmt.Errorf("%s: Parquet file has no rows", name)
 	}
 	if n > math.MaxInt32 {
-		return nil, fmt.Errorf("%s: %d rows is too many", path, n)
+		return nil, fmt.Errorf("%s: %d rows is too many", name, n)
 	}
 	cols := pf.Root().Columns()
 	if len(cols) == 0 {
-		return nil, fmt.Errorf("%s: Parquet file has no columns", path)
+		return nil, fmt.Errorf("%s: Parquet file has no columns", name)
+	}
+	if n*int64(len(cols)) > maxCells {
+		return nil, fmt.Errorf("%s: %d rows × %d columns is more than the limit of %d cells", name, n, len(cols), maxCells)
 	}
 	t := &Table{Columns: make([]*Column, 0, len(cols))}
 	for j, c := range cols {
 		col, err := readParquetColumn(c, int(n))
 		if err != nil {
-			return nil, fmt.Errorf("%s: column %d (%q): %w", path, j+1, c.Name(), err)
+			return nil, fmt.Errorf("%s: column %d (%q): %w", name, j+1, c.Name(), err)
 		}
 		t.Columns = append(t.Columns, col)
 	}
 	if err := t.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return t, nil
 }
