@@ -97,8 +97,8 @@ type scratch struct {
 	foff             []int32   // fast path: per depth the samples with a non-zero δ (row offsets in x)
 	fdl              []float32 // their δ
 	fnode            []int32   // their node's accumulator row offset in fAcc
-	fD               []float64 // per touched node: Σδ
-	ftouch           []int32   // the touched nodes of the level, in order of first sample
+	fD               []float64 // per depth, per touched node: Σδ
+	ftouch           []int32   // per depth the touched nodes (tree rows), in order of first sample
 	nslot            []int32   // per node of a tree: its slot among the touched of its depth, or −1
 	frows            []int32   // the touched nodes' rows (of [E][I])
 	fAcc             []float32 // fast path: Σ δ·x over every input feature (or column)
