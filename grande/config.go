@@ -229,9 +229,7 @@ var Options = &option.List[Config]{Kind: "grande", Options: []option.Option[Conf
 	option.IntOpt("batch_size", "64", 1, option.Unbounded, model.MeaningBatchSize, func(c *Config) any { return &c.BatchSize }).
 		Note("then min(·, ⌈N/2⌉), +1 while N mod B = 1"),
 	option.IntOpt("epochs", "10000", 1, option.Unbounded, model.MeaningEpochs, func(c *Config) any { return &c.MaxEpochs }).Also("max_epochs"),
-	option.IntOpt("patience", "25", 1, option.Unbounded,
-		"early stopping: validation checks (epochs, or with eval_every its checks) without a better validation loss before training stops (the best weights are restored)",
-		func(c *Config) any { return &c.Patience }).
+	option.IntOpt("patience", "25", 1, option.Unbounded, model.MeaningPatience, func(c *Config) any { return &c.Patience }).
 		Also("early_stopping_epochs"),
 	option.IntOpt("eval_every", "0", 0, option.Unbounded,
 		"check the validation loss every so many training steps (at least every epoch; patience then counts checks); 0: after every epoch",

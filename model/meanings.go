@@ -12,7 +12,7 @@ const (
 	MeaningSplit        = "soft split function of the straight-through routing"
 	MeaningBatchSize    = "rows per optimiser step"
 	MeaningEpochs       = "epoch limit of training"
-	MeaningPatience     = "early stopping: epochs without a better validation loss before training stops (the best weights are restored)"
+	MeaningPatience     = "early stopping: validation checks without a better validation loss before training stops (the best weights are restored); a check ends every epoch, or with eval_every (GRANDE) every so many steps"
 	MeaningRestarts     = "random restarts; the one with the best validation loss is kept (restart r uses seed + r(r+1)/2)"
 	MeaningLoss         = "training loss: crossentropy or focal (focal_gamma) for classification, mse on the standardised target for regression"
 	MeaningFocalGamma   = "focal loss's γ"
