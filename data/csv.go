@@ -54,14 +54,14 @@ func openMaybeGzip(path string) (io.ReadCloser, error) {
 	br := bufio.NewReaderSize(f, 1<<16)
 	head, _ := br.Peek(2)
 	if !bytes.Equal(head, gzipMagic) {
-		return readCloser{br, f}, nil
+		return readCloser{newGuardedReader(br), f}, nil
 	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: gzip: %w", path, err)
 	}
-	return readCloser{zr, f}, nil
+	return readCloser{newGuardedReader(zr), f}, nil
 }
 
 type readCloser struct {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -38,6 +39,7 @@ type dataFlags struct {
 	path, target, task, delim string
 	header, noHeader          bool
 	categorical, drop         string
+	maxInput                  string
 }
 
 func (d *dataFlags) register(fs interface {
@@ -53,6 +55,7 @@ func (d *dataFlags) register(fs interface {
 	fs.BoolVar(&d.header, "header", false, "the CSV file has a header row (default: detected)")
 	fs.BoolVar(&d.noHeader, "no-header", false, "the CSV file has no header row; columns are named col1, col2, …")
 	fs.StringVar(&d.categorical, "categorical", "", "comma-separated columns to treat as categorical even if numeric")
+	fs.StringVar(&d.maxInput, "max-input-bytes", "", fmt.Sprintf("refuse data files holding more bytes than this after decompression (default %d)", data.MaxInputBytes))
 	if needTarget {
 		fs.StringVar(&d.drop, "drop", "", "comma-separated columns to leave out of the features (e.g. a row id)")
 	}
@@ -76,6 +79,13 @@ func (d *dataFlags) options() (data.ReadOptions, error) {
 		o.Delimiter = r[0]
 	}
 	o.Schema.Categorical = splitList(d.categorical)
+	if d.maxInput != "" {
+		n, err := strconv.ParseInt(d.maxInput, 10, 64)
+		if err != nil || n < 1 {
+			return o, fmt.Errorf("%w: --max-input-bytes %q: want a positive number of bytes", errUsage, d.maxInput)
+		}
+		data.MaxInputBytes = n
+	}
 	return o, nil
 }
 
