@@ -306,6 +306,9 @@ func (m *Model) ensureKernelLocked() error {
 	if m.kernel != nil {
 		return nil
 	}
+	if err := m.checkShape(); err != nil {
+		return err
+	}
 	k, err := tree.New(m.kernelConfig(0))
 	if err != nil {
 		return fmt.Errorf("gradtree: model: %w", err)
@@ -385,4 +388,21 @@ func (m *Model) NumNodes() int {
 		return 0
 	}
 	return pt.NumNodes()
+}
+
+// checkShape checks a loaded model's depth, features and outputs against
+// the sizes of its stored parameters before the kernel allocates for
+// them (a damaged model file can claim any depth or width).
+func (m *Model) checkShape() error {
+	d, F, C := m.Config.Depth, m.Features, m.Outputs
+	if d < 1 || d > 30 || F < 1 || C < 1 || F > len(m.Params.IndexLogits) || C > len(m.Params.Leaves) {
+		return fmt.Errorf("gradtree: model: depth %d, %d features, %d outputs: expected depth 1…30 and sizes that fit the stored parameters (%d index logits, %d leaf values)",
+			d, F, C, len(m.Params.IndexLogits), len(m.Params.Leaves))
+	}
+	I, L := 1<<d-1, 1<<d
+	if len(m.Params.IndexLogits) != I*F || len(m.Params.Thresholds) != I*F || len(m.Params.Leaves) != L*C {
+		return fmt.Errorf("gradtree: model: %d index logits, %d thresholds, %d leaf values: expected %d, %d and %d for depth %d, %d features, %d outputs",
+			len(m.Params.IndexLogits), len(m.Params.Thresholds), len(m.Params.Leaves), I*F, I*F, L*C, d, F, C)
+	}
+	return nil
 }
