@@ -67,7 +67,12 @@ type inputCol struct {
 }
 
 // load reads a model file and prepares it for serving.
-func load(name, path string, cfg Config) (*loaded, error) {
+func load(name, path string, cfg Config) (m *loaded, err error) {
+	defer func() { // a damaged file must not take the server down
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("serve: model %s: loading failed: %v", path, r)
+		}
+	}()
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
@@ -79,7 +84,7 @@ func load(name, path string, cfg Config) (*loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	m := &loaded{t: t, stamp: fileStamp{st.ModTime(), st.Size()}}
+	m = &loaded{t: t, stamp: fileStamp{st.ModTime(), st.Size()}}
 	switch t.Spec.Kind {
 	case "cart", "grande", "grande-fast", "gradtree":
 	default:
