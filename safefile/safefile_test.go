@@ -45,3 +45,48 @@ func TestWriteMissingDir(t *testing.T) {
 		t.Fatal("expected error for a missing directory")
 	}
 }
+
+// TestWriteCleansUpAndKeepsMode checks that a failing or panicking fill
+// leaves no .NAME.tmp-N file and the old content, and that replacing a
+// file keeps its permission bits.
+func TestWriteCleansUpAndKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.json")
+	if err := WriteBytes(path, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(path, func(w io.Writer) error { w.Write([]byte("half")); return errors.New("disk full") }); err == nil {
+		t.Fatal("a failing fill gave no error")
+	}
+	func() {
+		defer func() { recover() }()
+		Write(path, func(w io.Writer) error { w.Write([]byte("half")); panic("boom") })
+	}()
+	if err := WriteBytes(path, []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("directory holds %v, want only m.json", names)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v after replacing a 0600 file, want 0600", st.Mode().Perm())
+	}
+	if b, _ := os.ReadFile(path); string(b) != "new" {
+		t.Fatalf("content %q, want new", b)
+	}
+}
