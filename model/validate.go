@@ -54,7 +54,8 @@ func checkHeader(f *modelfile.File, task data.Task, pipe *preprocess.Pipeline) e
 
 // probe predicts two rows (all zeros, all ones) with the loaded
 // learner and checks the answer's shape — one column per class, or one
-// for a regression — and that it is finite: what a learner section that
+// for a regression — and that it is finite (class probabilities in [0, 1]
+// summing to 1): what a learner section that
 // disagrees with the file's task, classes or pipeline width gives away. A
 // panic inside the learner is turned into an error.
 func probe(t *Trained) (err error) {
@@ -86,6 +87,21 @@ func probe(t *Trained) (err error) {
 	for i, v := range p.Data {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return fmt.Errorf("model: the %s model predicts %v for probe row %d: expected finite values", t.Spec.Kind, v, i/want)
+		}
+	}
+	if t.Task == data.Regression {
+		return nil
+	}
+	for r := 0; r < p.Rows; r++ {
+		sum := 0.0
+		for _, v := range p.Row(r) {
+			if v < 0 || v > 1 {
+				return fmt.Errorf("model: the %s model predicts the class probability %v for probe row %d: expected values in [0, 1]", t.Spec.Kind, v, r)
+			}
+			sum += float64(v)
+		}
+		if math.Abs(sum-1) > 1e-3 {
+			return fmt.Errorf("model: the %s model's class probabilities for probe row %d sum to %v: expected 1", t.Spec.Kind, r, sum)
 		}
 	}
 	return nil
