@@ -1,7 +1,9 @@
 package serve
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
@@ -63,6 +65,38 @@ func TestCorruptModelFile(t *testing.T) {
 		}
 		if _, err := New(Config{PollInterval: -1}, path); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: a server started on the damaged file: %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestContentType checks that a predict request with a non-JSON
+// Content-Type gets 415, and that JSON types and a missing header pass.
+func TestContentType(t *testing.T) {
+	f := getFixture(t)
+	_, hs := newTestServer(t, Config{PollInterval: -1}, "m="+f.paths["cart"])
+	body, err := json.Marshal(map[string]any{"rows": rowsJSON(f.ds.X, 0, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ct   string
+		want int
+	}{{"application/json", 200}, {"application/json; charset=utf-8", 200}, {"application/vnd.api+json", 200}, {"", 200},
+		{"text/csv", 415}, {"application/x-www-form-urlencoded", 415}, {"garbage;;", 415}} {
+		req, err := http.NewRequest("POST", hs.URL+"/v1/models/m/predict", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.ct != "" {
+			req.Header.Set("Content-Type", tc.ct)
+		}
+		resp, err := hs.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("Content-Type %q: status %d, want %d", tc.ct, resp.StatusCode, tc.want)
 		}
 	}
 }

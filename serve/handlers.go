@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -122,6 +123,14 @@ func (s *Server) handlePredict(w http.ResponseWriter, r *http.Request) {
 	sl, ok := s.lookup(w, r)
 	if !ok {
 		return
+	}
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			writeError(w, &inputError{status: http.StatusUnsupportedMediaType, row: -1,
+				msg: fmt.Sprintf("Content-Type %q: send a JSON body with Content-Type: application/json (curl: -H 'Content-Type: application/json')", ct)})
+			return
+		}
 	}
 	m := sl.cur.Load() // this request uses this model even if a reload swaps it
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
