@@ -44,19 +44,45 @@ func (m *Ensemble) Shares(x []float32, a []float64) error {
 }
 
 // softmax replaces the logits a by their softmax: max, exp(v − max),
-// running sum in index order, division.
+// running sum in index order, division (SoftmaxAcross with one column).
 func softmax(a []float64) {
-	mx := math.Inf(-1)
-	for _, v := range a {
-		mx = max(mx, v)
+	var mx, sum [1]float64
+	SoftmaxAcross(a, len(a), 1, 1, mx[:], sum[:])
+}
+
+// SoftmaxAcross is the one softmax across trees: a holds trees rows of
+// stride values (row t, column j at a[t·stride+j]), and for every column
+// j < n the values a[t·stride+j], t = 0…trees−1, are replaced by their
+// softmax, computed in float64 with the GRANDE kernel's operations: the
+// maximum, exp(v − max), a running sum in tree order, a division. mx and
+// sum are scratch of at least n values. The kernel's training forward
+// (package tree) weighs its blocks of samples with it, and Shares and the
+// Predictor's exact path weigh single rows with it (n = 1), so training
+// and prediction share the rule bit for bit.
+func SoftmaxAcross(a []float64, trees, stride, n int, mx, sum []float64) {
+	mx, sum = mx[:n], sum[:n]
+	for j := range mx {
+		mx[j] = math.Inf(-1)
 	}
-	var s float64
-	for i, v := range a {
-		a[i] = math.Exp(v - mx)
-		s += a[i]
+	for t := 0; t < trees; t++ {
+		row := a[t*stride:][:n]
+		for j, v := range row {
+			mx[j] = max(mx[j], v) // math.Max's semantics, compiled inline
+		}
 	}
-	for i := range a {
-		a[i] /= s
+	clear(sum)
+	for t := 0; t < trees; t++ {
+		row := a[t*stride:][:n]
+		for j, v := range row {
+			row[j] = math.Exp(v - mx[j])
+			sum[j] += row[j]
+		}
+	}
+	for t := 0; t < trees; t++ {
+		row := a[t*stride:][:n]
+		for j := range row {
+			row[j] /= sum[j]
+		}
 	}
 }
 

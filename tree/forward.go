@@ -2,7 +2,6 @@ package tree
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/gdt-ml/gdt/ensemble"
 )
@@ -147,39 +146,25 @@ func (k *Kernel) weighBlock(bl *block, s *scratch) {
 	switch k.mode {
 	case LeafWeights:
 		W := k.params.LeafWeights
-		mx := growFloat64(s.col1, nb)
-		s.col1 = mx
-		for i := range mx {
-			mx[i] = math.Inf(-1)
-		}
 		for e := 0; e < k.e; e++ {
 			off := e*bl.stride - bl.base
 			for b := bl.lo; b < bl.hi; b++ {
-				v := float64(W[e*k.nl+int(bl.leaf[off+b])])
-				bl.a[off+b] = v
-				mx[b-bl.lo] = max(mx[b-bl.lo], v) // math.Max's semantics, inline
+				bl.a[off+b] = float64(W[e*k.nl+int(bl.leaf[off+b])])
 			}
 		}
-		sum := growFloat64(s.col2, nb)
-		s.col2 = sum
-		clear(sum)
-		for e := 0; e < k.e; e++ {
-			off := e*bl.stride - bl.base
-			for b := bl.lo; b < bl.hi; b++ {
-				v := math.Exp(bl.a[off+b] - mx[b-bl.lo])
-				bl.a[off+b] = v
-				sum[b-bl.lo] += v
-			}
-		}
-		// with a keep mask, M (below) in the same pass
+		mx, sum := growFloat64(s.col1, nb), growFloat64(s.col2, nb)
+		s.col1, s.col2 = mx, sum
+		// the trained form's one softmax across trees (package ensemble)
+		ensemble.SoftmaxAcross(bl.a[bl.lo-bl.base:], k.e, bl.stride, nb, mx, sum)
+		// with a keep mask, M (below): Σ a over the kept trees
 		M = keptSums(bl, s, nb)
-		for e := 0; e < k.e; e++ {
-			off := e*bl.stride - bl.base
-			for b := bl.lo; b < bl.hi; b++ {
-				v := bl.a[off+b] / sum[b-bl.lo]
-				bl.a[off+b] = v
-				if M != nil && bl.keep[b*k.e+e] {
-					M[b-bl.lo] += v
+		if M != nil {
+			for e := 0; e < k.e; e++ {
+				off := e*bl.stride - bl.base
+				for b := bl.lo; b < bl.hi; b++ {
+					if bl.keep[b*k.e+e] {
+						M[b-bl.lo] += bl.a[off+b]
+					}
 				}
 			}
 		}

@@ -2,8 +2,9 @@ package tree
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
+
+	"github.com/gdt-ml/gdt/ensemble"
 )
 
 // Kernel evaluates E hard trees of depth d on batches and computes the
@@ -247,16 +248,9 @@ func (k *Kernel) preparePart(p, _ int) {
 }
 
 func softmaxInto(dst []float64, w []float32) {
-	m := math.Inf(-1)
-	for _, v := range w {
-		m = math.Max(m, float64(v))
-	}
-	var s float64
 	for i, v := range w {
-		dst[i] = math.Exp(float64(v) - m)
-		s += dst[i]
+		dst[i] = float64(v)
 	}
-	for i := range dst {
-		dst[i] /= s
-	}
+	var mx, sum [1]float64
+	ensemble.SoftmaxAcross(dst, len(dst), 1, 1, mx[:], sum[:])
 }
