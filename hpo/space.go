@@ -262,26 +262,16 @@ var spaces = map[string]*Space{
 	"grande-fast": {
 		Name: "grande-fast", Kind: "grande-fast",
 		Source: "the thesis's reduced grid (spec §8.2) over grande-fast's defaults",
-		Params: []Param{
-			{Name: "learning_rate", Type: LogFloat, Low: 0.005, High: 0.2},
-			cat("focal_factor", "0", "3"),
-			cat("cosine_decay_steps", "0", "0.1", "100", "1000"),
-			cat("dropout", "0", "0.25", "0.5"),
-		},
-		Fixed: map[string]string{},
+		Params: grandeReducedGrid(),
+		Fixed:  map[string]string{},
 	},
 	// GRANDE's "reduced grid" variant (spec §8.2): one shared learning
 	// rate, focal factor, cosine decay steps and dropout.
 	"grande-reduced": {
 		Name: "grande-reduced", Kind: "grande",
 		Source: "spec §8.2 (thesis's reduced grid: shared learning rate, focal factor, cosine decay steps, dropout)",
-		Params: []Param{
-			{Name: "learning_rate", Type: LogFloat, Low: 0.005, High: 0.2},
-			cat("focal_factor", "0", "3"),
-			cat("cosine_decay_steps", "0", "0.1", "100", "1000"),
-			cat("dropout", "0", "0.25", "0.5"),
-		},
-		Fixed: map[string]string{},
+		Params: grandeReducedGrid(),
+		Fixed:  map[string]string{},
 	},
 	// CART: the thesis tuned CART by random search (spec §9.1) but does not
 	// give the space; this is the usual scikit-learn space.
@@ -442,4 +432,15 @@ func (s *Space) Check() error {
 		}
 	}
 	return nil
+}
+
+// grandeReducedGrid is the thesis's reduced GRANDE grid (spec §8.2): one
+// shared learning rate, the focal factor, cosine decay steps and dropout.
+func grandeReducedGrid() []Param {
+	return []Param{
+		{Name: "learning_rate", Type: LogFloat, Low: 0.005, High: 0.2},
+		cat("focal_factor", "0", "3"),
+		cat("cosine_decay_steps", "0", "0.1", "100", "1000"),
+		cat("dropout", "0", "0.25", "0.5"),
+	}
 }

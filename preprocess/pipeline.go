@@ -640,6 +640,19 @@ func (p *Pipeline) fit(X *data.Table, y []float64, resample bool) (*data.Matrix,
 	return toMatrix(cols, n), yOut, nil
 }
 
+// inputColumn returns the column of X that input ic reads, checking that
+// it exists and has the kind it had in training.
+func (p *Pipeline) inputColumn(X *data.Table, ic *InputColumn) (*data.Column, error) {
+	c := X.Col(ic.Name)
+	if c == nil {
+		return nil, fmt.Errorf("preprocess: transform: the table has no column %q (the pipeline was fitted on columns %s)", ic.Name, strings.Join(p.inputNames(), ", "))
+	}
+	if c.Kind != ic.Kind {
+		return nil, fmt.Errorf("preprocess: transform: column %q is %v, but was %v in training (read the file with Pipeline.Schema())", ic.Name, c.Kind, ic.Kind)
+	}
+	return c, nil
+}
+
 // encode returns the encoded (unscaled) columns of X, column-major.
 func (p *Pipeline) encode(X *data.Table, y []float64) ([][]float64, error) {
 	n := X.NumRows()
@@ -650,12 +663,9 @@ func (p *Pipeline) encode(X *data.Table, y []float64) ([][]float64, error) {
 	}
 	for i := range p.Inputs {
 		ic := &p.Inputs[i]
-		c := X.Col(ic.Name)
-		if c == nil {
-			return nil, fmt.Errorf("preprocess: transform: the table has no column %q (the pipeline was fitted on columns %s)", ic.Name, strings.Join(p.inputNames(), ", "))
-		}
-		if c.Kind != ic.Kind {
-			return nil, fmt.Errorf("preprocess: transform: column %q is %v, but was %v in training (read the file with Pipeline.Schema())", ic.Name, c.Kind, ic.Kind)
+		c, err := p.inputColumn(X, ic)
+		if err != nil {
+			return nil, err
 		}
 		if err := p.encodeInput(ic, c, y, cols[ic.First:ic.First+ic.Width]); err != nil {
 			return nil, err

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/gdt-ml/gdt/data"
@@ -89,12 +88,9 @@ func (p *Pipeline) plan(X *data.Table) ([]inputPlan, error) {
 	plans := make([]inputPlan, len(p.Inputs))
 	for i := range p.Inputs {
 		ic := &p.Inputs[i]
-		c := X.Col(ic.Name)
-		if c == nil {
-			return nil, fmt.Errorf("preprocess: transform: the table has no column %q (the pipeline was fitted on columns %s)", ic.Name, strings.Join(p.inputNames(), ", "))
-		}
-		if c.Kind != ic.Kind {
-			return nil, fmt.Errorf("preprocess: transform: column %q is %v, but was %v in training (read the file with Pipeline.Schema())", ic.Name, c.Kind, ic.Kind)
+		c, err := p.inputColumn(X, ic)
+		if err != nil {
+			return nil, err
 		}
 		if ic.First < 0 || ic.Width < 1 || ic.First+ic.Width > len(p.Outputs) {
 			return nil, fmt.Errorf("preprocess: column %q: outputs %d…%d outside the pipeline's %d (damaged model file?)", ic.Name, ic.First, ic.First+ic.Width-1, len(p.Outputs))
