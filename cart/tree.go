@@ -2,6 +2,7 @@ package cart
 
 import (
 	"github.com/gdt-ml/gdt/pairwise"
+	"sync/atomic"
 
 	"fmt"
 	"math"
@@ -49,6 +50,11 @@ type Tree struct {
 	NumClasses int
 	// Criterion is the impurity measure the tree was grown with.
 	Criterion Criterion
+
+	// trained is the tree's trained form (Ensemble), built on the first
+	// routed row: every row goes down the tree through it, so CART routes
+	// with the one routing of every tree model (package ensemble).
+	trained atomic.Pointer[ensemble.Ensemble]
 }
 
 // IsClassifier reports whether the tree predicts classes.
@@ -143,21 +149,20 @@ func (t *Tree) Check() error {
 	return nil
 }
 
-// leaf routes one row (at least NumFeatures values) to its leaf.
-func (t *Tree) leaf(row []float32) int32 {
-	nodes := t.Nodes
-	k := int32(0)
-	for {
-		n := &nodes[k]
-		if n.Feature < 0 {
-			return k
+// leaf routes one row (at least NumFeatures values) to its leaf through
+// the tree's trained form: its thresholds (ensemble.LessOrEqual) send
+// every float32 value the way scikit-learn's float64(x) <= t does, and its
+// nodes are the tree's, index for index.
+func (t *Tree) leaf(row []float32) (int32, error) {
+	m := t.trained.Load()
+	if m == nil {
+		var err error
+		if m, err = t.Ensemble(); err != nil {
+			return 0, err
 		}
-		if float64(row[n.Feature]) <= n.Threshold {
-			k = n.Left
-		} else {
-			k = n.Right
-		}
+		t.trained.Store(m)
 	}
+	return int32(m.Leaf(0, row)), nil
 }
 
 // LeafOf returns the index of the leaf that row x reaches. x must hold
@@ -167,7 +172,8 @@ func (t *Tree) LeafOf(x []float32) (int, error) {
 	if len(x) != t.NumFeatures {
 		return 0, fmt.Errorf("cart: row has %d features, the tree expects %d", len(x), t.NumFeatures)
 	}
-	return int(t.leaf(x)), nil
+	k, err := t.leaf(x)
+	return int(k), err
 }
 
 func (t *Tree) checkInput(X *data.Matrix) error {
@@ -226,7 +232,11 @@ func (t *Tree) Apply(X *data.Matrix) ([]int32, error) {
 	}
 	out := make([]int32, X.Rows)
 	for i := range out {
-		out[i] = t.leaf(X.Data[i*X.Cols : (i+1)*X.Cols])
+		k, err := t.leaf(X.Data[i*X.Cols : (i+1)*X.Cols])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = k
 	}
 	return out, nil
 }
@@ -244,7 +254,10 @@ func (t *Tree) PredictProba(X *data.Matrix) ([]float64, error) {
 	C := t.NumClasses
 	out := make([]float64, X.Rows*C)
 	for i := 0; i < X.Rows; i++ {
-		k := t.leaf(X.Data[i*X.Cols : (i+1)*X.Cols])
+		k, err := t.leaf(X.Data[i*X.Cols : (i+1)*X.Cols])
+		if err != nil {
+			return nil, err
+		}
 		copy(out[i*C:(i+1)*C], t.Nodes[k].Value)
 	}
 	return out, nil
@@ -259,7 +272,11 @@ func (t *Tree) Predict(X *data.Matrix) ([]float64, error) {
 	}
 	out := make([]float64, X.Rows)
 	for i := range out {
-		out[i] = t.leafPrediction(t.leaf(X.Data[i*X.Cols : (i+1)*X.Cols]))
+		k, err := t.leaf(X.Data[i*X.Cols : (i+1)*X.Cols])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t.leafPrediction(k)
 	}
 	return out, nil
 }
