@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/rl/policy"
 )
@@ -17,12 +18,18 @@ var (
 // axis-aligned tree. Inner node i (breadth first) sends x LEFT (to 2i+1)
 // iff x[Feature[i]] > Threshold[i]; leaf l holds Leaves[l] (one-hot of the
 // SDT leaf's arg-max for discrete actions, the leaf's means otherwise).
+// Rows are routed by its trained form (Plain as an ensemble.Ensemble, the
+// one routing of every tree model), which reaches the same leaf for every
+// observation without NaN.
 type Discrete struct {
 	Depth     int
 	Feature   []int       // [N] tested feature per inner node
 	Threshold []float32   // [N] b_i / β_{j,i}
 	Leaves    [][]float32 // [L][A]
 	Dist      policy.Dist
+
+	trained *ensemble.Ensemble // Plain's trained form
+	leafOf  []int32            // trained node → leaf number l (−1 inside)
 }
 
 // Discretize converts the actor into its D-SDT: per node j = argmax β_i
@@ -55,21 +62,24 @@ func (t *Tree) Discretize() (*Discrete, error) {
 		}
 		d.Leaves[l] = row
 	}
+	p := d.Plain()
+	m, err := p.Ensemble(F)
+	if err != nil {
+		return nil, fmt.Errorf("sdt: Discretize: %w", err)
+	}
+	d.trained, d.leafOf = m, make([]int32, len(p.Nodes))
+	for n, nd := range p.Nodes {
+		d.leafOf[n] = -1
+		if nd.IsLeaf() {
+			d.leafOf[n] = int32(nd.Origin - N)
+		}
+	}
 	return d, nil
 }
 
 // Leaf returns the leaf index (0…L−1) that x reaches.
 func (d *Discrete) Leaf(x []float32) int {
-	N := len(d.Feature)
-	i := 0
-	for i < N {
-		if x[d.Feature[i]] > d.Threshold[i] {
-			i = 2*i + 1
-		} else {
-			i = 2*i + 2
-		}
-	}
-	return i - N
+	return int(d.leafOf[d.trained.Leaf(0, x)])
 }
 
 // Act writes the greedy action for observation x into action (len

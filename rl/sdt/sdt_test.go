@@ -194,6 +194,18 @@ func TestDiscretize(t *testing.T) {
 				i := r.Intn(len(d.Feature))
 				x[d.Feature[i]] = d.Threshold[i]
 			}
+			// the D-SDT's defining rule: left (2i+1) iff x[f] > τ
+			i := 0
+			for i < len(d.Feature) {
+				if x[d.Feature[i]] > d.Threshold[i] {
+					i = 2*i + 1
+				} else {
+					i = 2*i + 2
+				}
+			}
+			if want := i - len(d.Feature); d.Leaf(x) != want {
+				t.Fatalf("x=%v: D-SDT leaf %d, the definition's %d", x, d.Leaf(x), want)
+			}
 			leaf := d.Leaves[d.Leaf(x)]
 			got := leafValue(t, pl, x)
 			for a := range leaf {
