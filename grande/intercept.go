@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/ensemble"
 )
 
 // SmallData reports whether n training rows are few enough for GRANDE to
@@ -50,6 +51,7 @@ func fitIntercept(raw []float32, y []float64, C, classes int, balanced bool) []f
 	p := make([]float64, C)
 	g := make([]float64, C)
 	h := make([]float64, C)
+	var mx, sum [1]float64
 	for it := 0; it < 200; it++ {
 		clear(g)
 		clear(h)
@@ -62,18 +64,11 @@ func fitIntercept(raw []float32, y []float64, C, classes int, balanced bool) []f
 				h[0] += wi * p[0] * (1 - p[0])
 				continue
 			}
-			mx := math.Inf(-1)
 			for c := range p {
 				p[c] = float64(o[c]) + b[c]
-				mx = max(mx, p[c])
 			}
-			var s float64
+			ensemble.SoftmaxAcross(p, len(p), 1, 1, mx[:], sum[:])
 			for c := range p {
-				p[c] = math.Exp(p[c] - mx)
-				s += p[c]
-			}
-			for c := range p {
-				p[c] /= s
 				t := 0.0
 				if c == int(v) {
 					t = 1

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/preprocess"
 )
 
@@ -160,20 +161,15 @@ func (o *Options) Outcome(value []float32) Outcome {
 	return out
 }
 
+// softmax returns the class probabilities of the logits v (the
+// ensemble's softmax: the same operations as every other one in gdt).
 func softmax(v []float32) []float64 {
-	m := math.Inf(-1)
-	for _, x := range v {
-		m = math.Max(m, float64(x))
-	}
 	p := make([]float64, len(v))
-	var s float64
 	for c, x := range v {
-		p[c] = math.Exp(float64(x) - m)
-		s += p[c]
+		p[c] = float64(x)
 	}
-	for c := range p {
-		p[c] /= s
-	}
+	var mx, sum [1]float64
+	ensemble.SoftmaxAcross(p, len(p), 1, 1, mx[:], sum[:])
 	return p
 }
 
