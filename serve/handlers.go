@@ -282,6 +282,7 @@ func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
 	}
 	var warnings []string
 	unknown := 0
+	extra := make([]map[string]int32, len(m.cols)) // unseen levels of this request
 	vals := make([][]byte, len(m.cols))
 	for i, raw := range rows {
 		raw = bytes.TrimSpace(raw)
@@ -327,14 +328,25 @@ func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
 			code := data.Missing
 			if !missing {
 				k, ok := c.index[string(s)]
-				if ok {
-					code = k
-				} else {
+				if !ok {
+					// a level never seen in training: give it a code of
+					// its own, so the pipeline encodes it as an unseen
+					// level, as gdt predict does (one rule everywhere)
+					if extra[j] == nil {
+						extra[j] = map[string]int32{}
+						col.Levels = append([]string(nil), c.levels...)
+					}
+					if k, ok = extra[j][string(s)]; !ok {
+						k = int32(len(col.Levels))
+						col.Levels = append(col.Levels, string(s))
+						extra[j][string(s)] = k
+					}
 					unknown++
 					if len(warnings) < maxWarnings {
-						warnings = append(warnings, fmt.Sprintf("row %d, feature %q: unknown category %q treated as missing", i, c.name, s))
+						warnings = append(warnings, fmt.Sprintf("row %d, feature %q: unknown category %q routed as an unseen level", i, c.name, s))
 					}
 				}
+				code = k
 			}
 			col.Codes[i] = code
 		}

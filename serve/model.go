@@ -108,7 +108,7 @@ func load(name, path string, cfg Config) (m *loaded, err error) {
 				ic.index[l] = int32(i)
 			}
 			ii.Type, ii.Levels = "category", c.Levels
-			ii.Missing = `null or "": the missing category (a category never seen in training is treated as missing too)`
+			ii.Missing = `null or "": the missing category (a category never seen in training is routed as an unseen level)`
 		}
 		m.cols = append(m.cols, ic)
 		m.info.Inputs = append(m.info.Inputs, ii)

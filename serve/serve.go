@@ -19,7 +19,8 @@
 // "") is a missing value, which the model's preprocessing handles as in
 // training (numeric: the training median; categorical: its own category
 // if missing values occurred in training, else like an unseen level). A
-// category never seen in training is treated as the model's missing value
+// category never seen in training is encoded as an unseen level, as by
+// gdt predict and every rendering (package interpret's unseen-level rule),
 // and reported in "warnings". Keys that are not features are ignored.
 // A row that lacks a feature, or a value of the wrong type, gives 400 with
 // a message naming the row, the feature and what was expected.

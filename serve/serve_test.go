@@ -263,21 +263,28 @@ func TestBadInput(t *testing.T) {
 			t.Fatalf("GET predict: %d", resp.StatusCode)
 		}
 	})
-	t.Run("unknown category is missing", func(t *testing.T) {
+	t.Run("unknown category is an unseen level", func(t *testing.T) {
 		rows := `{"rows": [{"age": 30, "income": "5000", "color": "purple", "size": "M"}, {"age": 30, "income": 5000, "color": null, "size": "M"}, {"age": 30, "income": null, "color": "", "size": "M", "extra": [1]}]}`
 		code, r := post(t, hs.Client(), hs.URL+"/v1/models/m/predict", rows)
-		if code != 200 || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], `row 0, feature "color": unknown category "purple" treated as missing`) {
+		if code != 200 || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], `row 0, feature "color": unknown category "purple" routed as an unseen level`) {
 			t.Fatalf("%d %q %v", code, r.Error, r.Warnings)
 		}
-		if fmt.Sprint(r.Probabilities[0]) != fmt.Sprint(r.Probabilities[1]) {
-			t.Fatalf("unknown category %v differs from missing %v", r.Probabilities[0], r.Probabilities[1])
-		}
 		m := f.models["gradtree"]
-		tab := &data.Table{Columns: []*data.Column{data.NewNumeric("age", []float64{30}), data.NewNumeric("income", []float64{math.NaN()}),
-			{Name: "color", Kind: data.Categorical, Codes: []int32{-1}, Levels: exporttest.Colors}, {Name: "size", Kind: data.Categorical, Codes: []int32{1}, Levels: exporttest.Sizes}}}
-		p, _ := m.PredictProba(tab)
-		if r.Probabilities[2][1] != p.At(0, 1) {
-			t.Fatalf("missing values: %v, model %v", r.Probabilities[2], p.Data)
+		// what the model (and gdt predict) gives for the same rows: an
+		// unseen level, a missing value, and missing values in both columns
+		unseen := append(append([]string(nil), exporttest.Colors...), "purple")
+		tab := &data.Table{Columns: []*data.Column{data.NewNumeric("age", []float64{30, 30, 30}), data.NewNumeric("income", []float64{5000, 5000, math.NaN()}),
+			{Name: "color", Kind: data.Categorical, Codes: []int32{int32(len(unseen) - 1), -1, -1}, Levels: unseen}, {Name: "size", Kind: data.Categorical, Codes: []int32{1, 1, 1}, Levels: exporttest.Sizes}}}
+		p, err := m.PredictProba(tab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 3; i++ {
+			for c := range r.Probabilities[i] {
+				if r.Probabilities[i][c] != p.At(i, c) {
+					t.Fatalf("row %d: served %v, model %v", i, r.Probabilities[i], p.Data)
+				}
+			}
 		}
 	})
 }

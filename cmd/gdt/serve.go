@@ -24,7 +24,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			"  GET  /v1/models                 names, kinds, tasks, classes and input schemas\n"+
 			"  POST /v1/models/{name}/predict  {\"rows\": [{\"age\": 37, \"housing\": \"rent\"}, …], \"explain\": true}\n"+
 			"Rows are keyed by raw feature names (categories as strings; null = missing; an unknown\n"+
-			"category is treated as missing and reported in \"warnings\"). Changed model files are\n"+
+			"category is routed as an unseen level and reported in \"warnings\"). Changed model files are\n"+
 			"reloaded (polling, or at once on SIGHUP) without dropping requests; SIGINT/SIGTERM stop\n"+
 			"the server gracefully.", stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
