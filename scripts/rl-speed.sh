@@ -6,7 +6,8 @@
 #   scripts/rl-speed.sh [GDT_BINARY] [STEPS]
 #
 # Prints one line per environment: train_seconds from result.json scaled to
-# 1 M steps, the steps actually trained, and the test return. Run it on an
+# 1 M steps, the steps actually trained, and the delivered policy's test
+# return. Run it on an
 # otherwise idle machine; the figures in BENCHMARKS.md ("seconds per 1 M
 # steps, quiet") come from this script.
 set -euo pipefail
@@ -22,6 +23,6 @@ for env in CartPole-v1 Acrobot-v1 MountainCarContinuous-v0 Pendulum-v1 LunarLand
   "$GDT" rl train --env "$env" --method sympol --steps "$STEPS" --seed 142 --out "$DIR/$env" --quiet >/dev/null
   end=$(date +%s.%N)
   awk -v e="$env" -v s0="$start" -v s1="$end" -F'[:,]' '
-    /"train_seconds":/ {t = $2} /"steps":/ {n = $2} /"test_return":/ {r = $2}
+    /"train_seconds":/ {t = $2} /"steps":/ {n = $2} /"test_return":/ && !seen {r = $2; seen = 1}
     END {printf "%-32s %10.1f %12d %10.1f %12.3f\n", e, t * 1e6 / n, n, s1 - s0, r}' "$DIR/$env/result.json"
 done

@@ -28,11 +28,14 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			"tree policy, pruned as --prune says, becomes a TreeEnsembleClassifier (discrete actions:\n"+
 			"outputs action = the greedy action index, action_name, probabilities and logits) or a\n"+
 			"TreeEnsembleRegressor (continuous: action = the mean action per dimension). The input\n"+
-			"\"observation\" is the raw observation [N, F] float as the environment returns it.", stderr)
+			"\"observation\" is the raw observation [N, F] float as the environment returns it.\n"+
+			"A run exports its delivered policy (the best on validation; see gdt rl train --help),\n"+
+			"or with --final its final one.", stderr)
 	format := fs.String("format", "onnx", "export format: onnx")
 	out := fs.String("out", "", "file to write (atomically)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	prune := fs.String("prune", export.PruneFull, "policies: full (spec §1.7, as gdt rl show: exact greedy action within the observation bounds), ranges (bounds and ancestor rules only: exact logits within the bounds) or none (the whole tree: exact everywhere)")
+	final := finalFlag(fs)
 	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
 		return err
@@ -44,7 +47,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%w: --out is required", errUsage)
 	}
 	if isPolicyRun(arg) {
-		return exportPolicy(arg, *out, *prune, *asJSON, stdout)
+		return exportPolicy(arg, *out, *prune, *final, *asJSON, stdout)
 	}
 	t, err := loadTabular(arg, "export")
 	if err != nil {

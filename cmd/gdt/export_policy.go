@@ -24,8 +24,9 @@ func isPolicyRun(path string) bool {
 	return strings.HasSuffix(path, ".gob")
 }
 
-// exportPolicy writes the tree policy of a run as ONNX.
-func exportPolicy(path, out, prune string, asJSON bool, stdout io.Writer) error {
+// exportPolicy writes the delivered tree policy of a run (with final, the
+// final one) as ONNX.
+func exportPolicy(path, out, prune string, final, asJSON bool, stdout io.Writer) error {
 	switch prune {
 	case export.PruneFull, export.PruneRanges, export.PruneNone:
 	default:
@@ -36,11 +37,15 @@ func exportPolicy(path, out, prune string, asJSON bool, stdout io.Writer) error 
 		return err
 	}
 	cfg := tr.Config()
-	p, err := export.PolicyOf(tr.Actor(), tr.Spec(), prune)
+	actor, what := runPolicy(tr, final)
+	p, err := export.PolicyOf(actor, tr.Spec(), prune)
 	if err != nil {
 		return fmt.Errorf("%s: %s policy: %w", path, cfg.Method, err)
 	}
 	p.Method, p.Steps = cfg.Method, tr.Step()
+	if b, ok := tr.Best(); ok && !final {
+		p.Steps = b.Step
+	}
 	if cfg.ScaleObs {
 		s, ok := env.ScalingOf(cfg.Env)
 		if !ok {
@@ -62,9 +67,9 @@ func exportPolicy(path, out, prune string, asJSON bool, stdout io.Writer) error 
 	}
 	if asJSON {
 		return json.NewEncoder(stdout).Encode(map[string]any{"path": out, "kind": cfg.Method + "-policy", "env": cfg.Env, "actions": kind,
-			"prune": prune, "tree_nodes": p.Tree.NumNodes(), "format": "onnx", "operators": len(m.Graph.Nodes), "bytes": len(b)})
+			"policy": what, "steps": p.Steps, "prune": prune, "tree_nodes": p.Tree.NumNodes(), "format": "onnx", "operators": len(m.Graph.Nodes), "bytes": len(b)})
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s policy for %s (%s actions) after %d steps, %d-node tree (pruning %s), %d operators, %d bytes\n",
-		out, cfg.Method, cfg.Env, kind, p.Steps, p.Tree.NumNodes(), prune, len(m.Graph.Nodes), len(b))
+	fmt.Fprintf(stdout, "wrote %s: %s policy for %s (%s actions), %s, %d-node tree (pruning %s), %d operators, %d bytes\n",
+		out, cfg.Method, cfg.Env, kind, what, p.Tree.NumNodes(), prune, len(m.Graph.Nodes), len(b))
 	return nil
 }

@@ -94,7 +94,7 @@ var readmeSkipped = map[string]string{
 	"gdt rl train --env CartPole-v1 --method sympol --steps 1000000 --seed 142 --out runs/cp":                                                       "minutes: a million environment steps",
 	"gdt rl show runs/cp --format go":                                                                                                               "needs runs/cp of the skipped rl train",
 	"gdt rl eval runs/cp --episodes 5":                                                                                                              "needs runs/cp of the skipped rl train",
-	"gdt rl eval runs/cp --best":                                                                                                                    "needs runs/cp of the skipped rl train",
+	"gdt rl eval runs/cp --final":                                                                                                                   "needs runs/cp of the skipped rl train",
 	"gdt rl bench --envs CP,LG-5 --methods sympol,mlp,sa-dt-d5 --seeds 5 --out rl.csv --report rl-report/":                                          "hours: 30 trainings of a million steps",
 	"gdt tune --model sympol --env CartPole-v1 --seeds 5 --trials 60":                                                                               "hours: 60 trials of 5 trainings",
 	"gdt rl train --tuned tuned/sympol__CartPole-v1.json --out runs/cp-tuned":                                                                       "needs the skipped tune's result",

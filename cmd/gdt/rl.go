@@ -55,29 +55,32 @@ func runRL(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return f(ctx, args[1:], stdout, stderr)
 }
 
-// rlSummary is written to DIR/result.json at the end of training.
+// rlSummary is written to DIR/result.json at the end of training. Its
+// top-level figures are the delivered policy's (ppo.Trainer.Delivered: the
+// best-validation policy, or the final one in a run without validation
+// episodes); Final reports the final policy beside it.
 type rlSummary struct {
-	Env          string    `json:"env"`
-	Method       string    `json:"method"`
-	Algorithm    string    `json:"algorithm"`
-	Profile      string    `json:"profile"`
-	Seed         int       `json:"seed"`
-	Steps        int       `json:"steps"`
-	TrainSeconds float64   `json:"train_seconds"`
-	StepsPerSec  float64   `json:"steps_per_second"`
-	Validation   float64   `json:"validation_return"`
-	Test         []float64 `json:"test_returns"`
-	TestMean     float64   `json:"test_return"`
-	TreeNodes    int       `json:"tree_nodes,omitempty"`
-	// Best is the best-validation policy (an extra; the keys above are the
-	// final policy's, the thesis protocol). Absent without one.
-	Best *rlBestSummary `json:"best,omitempty"`
+	Env          string  `json:"env"`
+	Method       string  `json:"method"`
+	Algorithm    string  `json:"algorithm"`
+	Profile      string  `json:"profile"`
+	Seed         int     `json:"seed"`
+	Steps        int     `json:"steps"`
+	TrainSeconds float64 `json:"train_seconds"`
+	StepsPerSec  float64 `json:"steps_per_second"`
+	// Policy names the delivered policy: policyBest or policyFinal.
+	Policy string `json:"policy"`
+	rlPolicySummary
+	// Note says why the test return is no independent estimate of the
+	// delivered policy (oneEpisodeNote); empty otherwise.
+	Note  string          `json:"note,omitempty"`
+	Final rlPolicySummary `json:"final"`
 }
 
-// rlBestSummary describes the best-validation policy of a run in
-// result.json: the evaluation that chose it and its returns on the final
-// policy's test episodes.
-type rlBestSummary struct {
+// rlPolicySummary describes one policy of a run in result.json: the step
+// it was taken at, its mean validation return and its test returns (seeds
+// test_seed+0…, disjoint from the validation seeds).
+type rlPolicySummary struct {
 	Step       int       `json:"step"`
 	Validation float64   `json:"validation_return"`
 	Test       []float64 `json:"test_returns"`
@@ -85,22 +88,39 @@ type rlBestSummary struct {
 	TreeNodes  int       `json:"tree_nodes,omitempty"`
 }
 
-// bestNote is the help sentence on the best-validation policy's test
-// return for fixed-layout environments.
-const bestNote = "For MiniGrid-DistShift1-v0 (a fixed layout) the validation and test\n" +
-	"episodes are the same episode, so the best policy's test return is no\n" +
-	"independent estimate."
+// Names of the delivered policy in result.json and --json output.
+const (
+	policyBest  = "best-validation"
+	policyFinal = "final"
+)
+
+// oneEpisodeNote returns the plain statement for an environment with one
+// fixed layout (env.Spec.OneEpisode): its validation and test episodes are
+// the same episode. Empty for other environments.
+func oneEpisodeNote(s env.Spec) string {
+	if !s.OneEpisode {
+		return ""
+	}
+	return s.ID + " has one fixed layout: every episode, validation or test, is the same episode, " +
+		"so the delivered policy was selected on the test episode itself and its test return is no independent estimate"
+}
+
+// deliveredHelp is the help text on the delivered policy shared by train,
+// eval, show and export.
+const deliveredHelp = "The delivered policy is the best-validation one: the actor at the evaluation whose\n" +
+	"validation return beat every earlier one (validation episodes use seeds SEED+0…, the\n" +
+	"test episodes 123456+0…, never the same seeds). A run without validation episodes\n" +
+	"delivers its final policy. Where an environment has one fixed layout\n" +
+	"(MiniGrid-DistShift1/2), validation and test episodes are the same episode and the\n" +
+	"output says so."
 
 func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("rl train", "--env ID --out DIR [flags]",
 		"Trains a policy with PPO (or A2C) and the thesis's best hyperparameters for the\n"+
 			"environment. Checkpoints go to DIR; running the same command again resumes an\n"+
-			"interrupted run. At the end it prints the greedy test return over 5 episodes.\n\n"+
-			"The reported test return is the final policy's (the thesis protocol). The\n"+
-			"best-validation policy (the evaluation whose validation return beat every\n"+
-			"earlier one, as Stable-Baselines3's EvalCallback keeps it) is an extra: one\n"+
-			"more line after the test return, \"best\" in DIR/result.json, and\n"+
-			"gdt rl eval|show DIR --best.\n"+bestNote, stderr)
+			"interrupted run. At the end it prints the delivered policy's greedy test return\n"+
+			"over 5 episodes and, beside it, the final policy's (the thesis protocol's figure;\n"+
+			"\"final\" in DIR/result.json, gdt rl eval|show DIR --final).\n\n"+deliveredHelp, stderr)
 	envID := fs.String("env", "", "environment ID (gdt rl help lists them)")
 	method := fs.String("method", ppo.MethodSYMPOL, "sympol (tree actor), mlp (MLP actor) or sdt (soft decision tree actor)")
 	algo := fs.String("algorithm", ppo.AlgoPPO, "ppo or a2c")
@@ -215,23 +235,10 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := tr.Save(ckPath); err != nil {
 		return err
 	}
-	sum := rlSummary{Env: cfg.Env, Method: cfg.Method, Algorithm: cfg.Algorithm, Profile: cfg.Profile, Seed: cfg.Seed,
-		Steps: tr.Step(), TrainSeconds: tr.TrainSeconds()}
-	if tr.TrainSeconds() > 0 {
-		sum.StepsPerSec = float64(tr.Step()) / tr.TrainSeconds()
-	}
-	h := tr.History()
-	if len(h) > 0 {
-		sum.Validation = h[len(h)-1].Validation
-	}
-	if len(h) > 0 && len(h[len(h)-1].Test) > 0 {
-		sum.Test = h[len(h)-1].Test
-	} else if sum.Test, err = ppo.Returns(tr.Maker(), cfg.TestSeed, 5, tr.Actor(), nil); err != nil {
+	sum, err := summarise(tr)
+	if err != nil {
 		return err
 	}
-	sum.TestMean = ppo.Mean(sum.Test)
-	sum.TreeNodes = prunedNodes(tr, tr.Actor())
-	sum.Best = bestSummary(tr)
 	if err := safefile.Write(filepath.Join(*out, "result.json"), func(w io.Writer) error {
 		e := json.NewEncoder(w)
 		e.SetIndent("", "  ")
@@ -243,15 +250,59 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return writeJSON(stdout, sum)
 	}
 	fmt.Fprintf(stdout, "%s %s: %d steps in %.1f s of training (%.0f steps/s)\n", cfg.Env, cfg.Method, sum.Steps, sum.TrainSeconds, sum.StepsPerSec)
+	what := "the final policy (no validation episodes)"
+	if sum.Policy == policyBest {
+		what = fmt.Sprintf("the best on validation, step %d of %d", sum.Step, sum.Steps)
+	}
+	fmt.Fprintf(stdout, "delivered policy: %s\n", what)
 	if sum.TreeNodes > 0 {
 		fmt.Fprintf(stdout, "pruned tree: %d nodes\n", sum.TreeNodes)
 	}
 	fmt.Fprintf(stdout, "validation return: %.2f\n", sum.Validation)
 	fmt.Fprintf(stdout, "test return: %.2f\n", sum.TestMean)
-	if b := sum.Best; b != nil {
-		fmt.Fprintf(stdout, "best validation policy (step %d, validation %.2f): test return %.2f\n", b.Step, b.Validation, b.TestMean)
+	if sum.Policy == policyBest {
+		fmt.Fprintf(stdout, "final policy (step %d): validation %.2f, test return %.2f", sum.Final.Step, sum.Final.Validation, sum.Final.TestMean)
+		if sum.Final.TreeNodes > 0 {
+			fmt.Fprintf(stdout, ", %d nodes", sum.Final.TreeNodes)
+		}
+		fmt.Fprintln(stdout)
+	}
+	if sum.Note != "" {
+		fmt.Fprintf(stdout, "note: %s\n", sum.Note)
 	}
 	return nil
+}
+
+// summarise describes a finished run for result.json: the delivered
+// policy and the final one. The final evaluation played the test episodes
+// with both (a best policy exists only with validation episodes).
+func summarise(tr *ppo.Trainer) (rlSummary, error) {
+	cfg := tr.Config()
+	sum := rlSummary{Env: cfg.Env, Method: cfg.Method, Algorithm: cfg.Algorithm, Profile: cfg.Profile, Seed: cfg.Seed,
+		Steps: tr.Step(), TrainSeconds: tr.TrainSeconds(), Note: oneEpisodeNote(tr.Spec())}
+	if tr.TrainSeconds() > 0 {
+		sum.StepsPerSec = float64(tr.Step()) / tr.TrainSeconds()
+	}
+	f := &sum.Final
+	f.Step = tr.Step()
+	h := tr.History()
+	if len(h) > 0 {
+		f.Validation = h[len(h)-1].Validation
+	}
+	var err error
+	if len(h) > 0 && len(h[len(h)-1].Test) > 0 {
+		f.Test = h[len(h)-1].Test
+	} else if f.Test, err = ppo.Returns(tr.Maker(), cfg.TestSeed, 5, tr.Actor(), nil); err != nil {
+		return sum, err
+	}
+	f.TestMean = ppo.Mean(f.Test)
+	f.TreeNodes = prunedNodes(tr, tr.Actor())
+	sum.Policy, sum.rlPolicySummary = policyFinal, *f
+	if a, b, ok := tr.BestActor(); ok {
+		sum.Policy = policyBest
+		sum.rlPolicySummary = rlPolicySummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: ppo.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
+	}
+	return sum, nil
 }
 
 // prunedNodes returns the node count of a tree actor after pruning (0 for
@@ -265,32 +316,25 @@ func prunedNodes(tr *ppo.Trainer, a policy.Actor) int {
 	return 0
 }
 
-// bestSummary describes the finished trainer's best-validation policy for
-// result.json (nil without one); its test returns are those the final
-// evaluation played (a best exists only with validation episodes, and then
-// the final evaluation always plays the test episodes with it).
-func bestSummary(tr *ppo.Trainer) *rlBestSummary {
+// runPolicy returns the policy of a loaded run to evaluate, show or
+// export: the delivered one, or with final the final one, and a
+// description of it ("the delivered policy: the best on validation, step N
+// of M (validation V)" / "the final policy after N steps"). A run without
+// a best-validation policy delivers its final one.
+func runPolicy(tr *ppo.Trainer, final bool) (policy.Actor, string) {
+	if final {
+		return tr.Actor(), fmt.Sprintf("the final policy after %d steps", tr.Step())
+	}
 	a, b, ok := tr.BestActor()
 	if !ok {
-		return nil
+		return tr.Actor(), fmt.Sprintf("the delivered policy: the final one after %d steps (the run has no best-validation policy)", tr.Step())
 	}
-	return &rlBestSummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: ppo.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
+	return a, fmt.Sprintf("the delivered policy: the best on validation, step %d of %d (validation %.2f)", b.Step, tr.Step(), b.Validation)
 }
 
-// runPolicy returns the policy of a loaded run to evaluate or show: the
-// final actor, or with best the best-validation one, and a description of
-// it ("after N steps" / "at step N of M, the best validation policy
-// (validation V)"). path names the run in the error for a run without a
-// best policy.
-func runPolicy(tr *ppo.Trainer, path string, best bool) (policy.Actor, string, error) {
-	if !best {
-		return tr.Actor(), fmt.Sprintf("after %d steps", tr.Step()), nil
-	}
-	a, b, ok := tr.BestActor()
-	if !ok {
-		return nil, "", fmt.Errorf("%s: the run holds no best-validation policy (trained by a gdt before it kept one, or without validation episodes); leave out --best for the final policy", path)
-	}
-	return a, fmt.Sprintf("at step %d of %d, the best validation policy (validation %.2f)", b.Step, tr.Step(), b.Validation), nil
+// finalFlag declares --final on eval, show and export.
+func finalFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("final", false, "use the final policy instead of the delivered (best-validation) one")
 }
 
 // loadRun loads the trainer of a run directory (or a checkpoint file).
@@ -302,12 +346,12 @@ func loadRun(path string) (*ppo.Trainer, error) {
 }
 
 func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("rl eval", "DIR [--episodes N] [--seed S] [--best]",
-		"Plays greedy episodes with the policy saved in DIR (test seeds 123456, … by default)\n"+
-			"and prints every return and their mean.", stderr)
+	fs := newFlags("rl eval", "DIR [--episodes N] [--seed S] [--final]",
+		"Plays greedy episodes with the delivered policy saved in DIR (test seeds 123456, … by\n"+
+			"default) and prints every return and their mean.\n\n"+deliveredHelp, stderr)
 	episodes := fs.Int("episodes", 5, "number of episodes")
 	seed := fs.Int("seed", 123456, "seed of the first episode (the next ones use seed+1, …)")
-	best := fs.Bool("best", false, "use the best-validation policy instead of the final one.\n"+bestNote)
+	final := finalFlag(fs)
 	asJSON := jsonFlag(fs)
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
@@ -321,33 +365,54 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	cfg := tr.Config()
-	actor, what, err := runPolicy(tr, arg, *best)
-	if err != nil {
-		return err
-	}
+	actor, what := runPolicy(tr, *final)
 	rets, err := ppo.Returns(tr.Maker(), *seed, *episodes, actor, nil)
 	if err != nil {
 		return err
 	}
+	note := evalNote(tr, *seed, *episodes)
 	if *asJSON {
-		return writeJSON(stdout, map[string]any{"env": cfg.Env, "method": cfg.Method, "policy": what, "best": *best,
-			"first_seed": *seed, "returns": rets, "test_return": ppo.Mean(rets)})
+		policyName := policyFinal
+		if _, _, ok := tr.BestActor(); ok && !*final {
+			policyName = policyBest
+		}
+		return writeJSON(stdout, map[string]any{"env": cfg.Env, "method": cfg.Method, "policy": policyName, "description": what,
+			"first_seed": *seed, "returns": rets, "test_return": ppo.Mean(rets), "note": note})
 	}
-	fmt.Fprintf(stdout, "%s %s %s\n", cfg.Env, cfg.Method, what)
+	fmt.Fprintf(stdout, "%s %s, %s\n", cfg.Env, cfg.Method, what)
 	for i, r := range rets {
 		fmt.Fprintf(stdout, "episode %d (seed %d): %.2f\n", i+1, *seed+i, r)
 	}
 	fmt.Fprintf(stdout, "test return: %.2f\n", ppo.Mean(rets))
+	if note != "" {
+		fmt.Fprintf(stdout, "note: %s\n", note)
+	}
 	return nil
 }
 
+// evalNote returns what eval's output must say about episodes seeds
+// first…first+n−1 of a run: that the environment has one fixed layout, or
+// that the seeds include the validation episodes' (on which the delivered
+// policy was selected); empty otherwise.
+func evalNote(tr *ppo.Trainer, first, n int) string {
+	if s := oneEpisodeNote(tr.Spec()); s != "" {
+		return s
+	}
+	cfg := tr.Config()
+	if v := cfg.EvalEpisodes; v > 0 && first < cfg.Seed+v && cfg.Seed < first+n {
+		return fmt.Sprintf("seeds %d…%d include validation episodes (seeds %d…%d), on which the delivered policy was selected",
+			first, first+n-1, cfg.Seed, cfg.Seed+v-1)
+	}
+	return ""
+}
+
 func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("rl show", "DIR [--format text|go|dot|json] [--best]",
-		"Prints the trained tree policy in DIR, pruned with the observation bounds\n"+
-			"(it acts exactly as the trained policy), naming observation features and actions.", stderr)
+	fs := newFlags("rl show", "DIR [--format text|go|dot|json] [--final]",
+		"Prints the delivered tree policy in DIR, pruned with the observation bounds\n"+
+			"(it acts exactly as the trained policy), naming observation features and actions.\n\n"+deliveredHelp, stderr)
 	format := fs.String("format", "text", "text (indented rules), go (Go source), dot (Graphviz) or json")
 	pkg := fs.String("package", "policy", "package name of the generated Go source")
-	best := fs.Bool("best", false, "show the best-validation policy instead of the final one")
+	final := finalFlag(fs)
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
@@ -357,10 +422,7 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	actor, what, err := runPolicy(tr, arg, *best)
-	if err != nil {
-		return err
-	}
+	actor, what := runPolicy(tr, *final)
 	if *asJSON {
 		*format = "json"
 	}
@@ -391,11 +453,14 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	switch *format {
 	case "text":
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s policy on %s %s: %d nodes after pruning\n", tr.Config().Method, spec.ID, what, pr.NumNodes())
+		fmt.Fprintf(&b, "%s policy on %s, %s: %d nodes after pruning\n", tr.Config().Method, spec.ID, what, pr.NumNodes())
 		if spec.Action.Discrete() {
 			fmt.Fprintf(&b, "actions: %s\n\n", strings.Join(spec.ActionNames, ", "))
 		} else {
 			fmt.Fprintf(&b, "leaves give the mean action (%s); log-std %v\n\n", strings.Join(spec.ActionNames, ", "), ta.LogStd())
+		}
+		if n := oneEpisodeNote(spec); n != "" {
+			fmt.Fprintf(&b, "note: %s\n\n", n)
 		}
 		b.WriteString(v.Text())
 		body = []byte(b.String())

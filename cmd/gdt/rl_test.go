@@ -55,18 +55,127 @@ func TestRLTrainEvalShow(t *testing.T) {
 	}
 }
 
-// TestRLBest trains with frequent evaluations and checks the best-validation
-// policy's extra line and "best" object, that the existing lines and keys
-// keep the final policy's figures, that eval --best replays the best
-// policy's test return and show --best shows it, and that a run without a
-// best policy gives an error naming its directory.
-func TestRLBest(t *testing.T) {
+// TestRLDelivered trains with frequent evaluations and checks that the
+// run delivers its best-validation policy: result.json's top-level figures
+// and the train output are its, with the final policy's beside them
+// ("final"); eval, show and export use it by default and the final policy
+// with --final. A run without validation episodes delivers its final
+// policy, and eval on validation seeds says so.
+func TestRLDelivered(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run")
 	out, errOut, code := gdt(t, "rl", "train", "--env", "CartPole-v1", "--steps", "3000", "--out", dir, "--quiet",
 		"--set", "critic_width=16", "--set", "n_steps=128", "--set", "eval_freq=500")
 	if code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errOut)
 	}
+	sum := readSummary(t, dir)
+	f := sum.Final
+	if sum.Policy != policyBest || len(sum.Test) != 5 || sum.Step <= 0 || sum.Step > sum.Steps || sum.TreeNodes <= 0 || sum.TestMean != ppo.Mean(sum.Test) {
+		t.Fatalf("result.json delivered policy = %+v", sum)
+	}
+	if f.Step != sum.Steps || len(f.Test) != 5 || f.TreeNodes <= 0 || f.TestMean != ppo.Mean(f.Test) || sum.Validation < f.Validation {
+		t.Fatalf("result.json final policy = %+v (delivered validation %v)", f, sum.Validation)
+	}
+	if sum.Note != "" {
+		t.Errorf("CartPole note %q: it has random initial states", sum.Note)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("delivered policy: the best on validation, step %d of %d\n", sum.Step, sum.Steps),
+		fmt.Sprintf("pruned tree: %d nodes\n", sum.TreeNodes),
+		fmt.Sprintf("test return: %.2f\n", sum.TestMean),
+		fmt.Sprintf("final policy (step %d): validation %.2f, test return %.2f, %d nodes\n", f.Step, f.Validation, f.TestMean, f.TreeNodes),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("train output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "test return: ") != 1 || strings.Contains(out, "note:") {
+		t.Errorf("train output:\n%s\nwant one \"test return: \" line and no note", out)
+	}
+
+	out, errOut, code = gdt(t, "rl", "eval", dir)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("test return: %.2f\n", sum.TestMean)) || !strings.Contains(out, fmt.Sprintf("step %d of ", sum.Step)) {
+		t.Errorf("eval: exit %d, output:\n%s%s\nwant the delivered policy's test return %.2f", code, out, errOut, sum.TestMean)
+	}
+	out, errOut, code = gdt(t, "rl", "eval", dir, "--final")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("test return: %.2f\n", f.TestMean)) || !strings.Contains(out, "the final policy after ") {
+		t.Errorf("eval --final: exit %d, output:\n%s%s\nwant the final policy's test return %.2f", code, out, errOut, f.TestMean)
+	}
+	out, _, _ = gdt(t, "rl", "eval", dir, "--seed", "140", "--episodes", "3")
+	if !strings.Contains(out, "note: seeds 140…142 include validation episodes (seeds 142…146)") {
+		t.Errorf("eval on validation seeds says nothing of it:\n%s", out)
+	}
+	out, errOut, code = gdt(t, "rl", "show", dir)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("the best on validation, step %d of %d", sum.Step, sum.Steps)) ||
+		!strings.Contains(out, fmt.Sprintf(": %d nodes after pruning", sum.TreeNodes)) {
+		t.Errorf("show: exit %d: %s %s", code, out, errOut)
+	}
+	out, errOut, code = gdt(t, "rl", "show", dir, "--final")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("the final policy after %d steps: %d nodes after pruning", sum.Steps, f.TreeNodes)) {
+		t.Errorf("show --final: exit %d: %s %s", code, out, errOut)
+	}
+	onnx := filepath.Join(t.TempDir(), "p.onnx")
+	for _, c := range []struct {
+		final bool
+		steps int
+	}{{false, sum.Step}, {true, sum.Steps}} {
+		args := []string{"export", dir, "--out", onnx, "--json"}
+		if c.final {
+			args = append(args, "--final")
+		}
+		var res struct {
+			Steps     int `json:"steps"`
+			TreeNodes int `json:"tree_nodes"`
+		}
+		jsonRun(t, &res, args...)
+		if res.Steps != c.steps {
+			t.Errorf("export (final %v): steps %d, want %d", c.final, res.Steps, c.steps)
+		}
+	}
+
+	// Without validation episodes a run delivers its final policy.
+	none := filepath.Join(t.TempDir(), "none")
+	out, errOut, code = gdt(t, "rl", "train", "--env", "CartPole-v1", "--steps", "1000", "--out", none, "--quiet",
+		"--set", "critic_width=16", "--set", "n_steps=128", "--set", "n_eval_episodes=0")
+	if code != 0 || !strings.Contains(out, "delivered policy: the final policy (no validation episodes)") || strings.Contains(out, "final policy (step") {
+		t.Fatalf("train without validation: exit %d: %s %s", code, out, errOut)
+	}
+	if s := readSummary(t, none); s.Policy != policyFinal || s.Step != s.Steps || s.TestMean != s.Final.TestMean {
+		t.Errorf("result.json without validation: %+v", s)
+	}
+	out, errOut, code = gdt(t, "rl", "eval", none, "--episodes", "1")
+	if code != 0 || !strings.Contains(out, "the final one after") {
+		t.Errorf("eval without a best policy: exit %d: %s %s", code, out, errOut)
+	}
+}
+
+// TestRLOneLayoutSaid checks that on an environment with one fixed layout
+// (MiniGrid-DistShift1-v0) train, eval and show say plainly that
+// validation and test episodes are the same episode.
+func TestRLOneLayoutSaid(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	out, errOut, code := gdt(t, "rl", "train", "--env", "MiniGrid-DistShift1-v0", "--steps", "600", "--out", dir, "--quiet",
+		"--set", "critic_width=16", "--set", "n_steps=64", "--set", "eval_freq=300")
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	const said = "has one fixed layout: every episode, validation or test, is the same episode"
+	if !strings.Contains(out, "note: MiniGrid-DistShift1-v0 "+said) {
+		t.Errorf("train output does not say the episodes coincide:\n%s", out)
+	}
+	if s := readSummary(t, dir); !strings.Contains(s.Note, said) {
+		t.Errorf("result.json note %q", s.Note)
+	}
+	for _, sub := range []string{"eval", "show"} {
+		if out, errOut, code := gdt(t, "rl", sub, dir); code != 0 || !strings.Contains(out, said) {
+			t.Errorf("%s: exit %d, output does not say the episodes coincide:\n%s%s", sub, code, out, errOut)
+		}
+	}
+}
+
+// readSummary reads DIR/result.json.
+func readSummary(t *testing.T, dir string) rlSummary {
+	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(dir, "result.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -75,59 +184,5 @@ func TestRLBest(t *testing.T) {
 	if err := json.Unmarshal(raw, &sum); err != nil {
 		t.Fatal(err)
 	}
-	b := sum.Best
-	if b == nil || len(b.Test) != 5 || b.Step <= 0 || b.TreeNodes <= 0 || b.TestMean != ppo.Mean(b.Test) {
-		t.Fatalf("result.json best = %+v:\n%s", b, raw)
-	}
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &keys); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"validation_return", "test_returns", "test_return", "tree_nodes", "best"} {
-		if _, ok := keys[k]; !ok {
-			t.Errorf("result.json lacks %q", k)
-		}
-	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	want := []string{
-		fmt.Sprintf("test return: %.2f", sum.TestMean),
-		fmt.Sprintf("best validation policy (step %d, validation %.2f): test return %.2f", b.Step, b.Validation, b.TestMean),
-	}
-	if len(lines) < 2 || lines[len(lines)-2] != want[0] || lines[len(lines)-1] != want[1] {
-		t.Errorf("train output ends\n%s\nwant\n%s", out, strings.Join(want, "\n"))
-	}
-	if strings.Count(out, "test return: ") != 1 {
-		t.Errorf("more than one \"test return: \" line:\n%s", out)
-	}
-
-	out, errOut, code = gdt(t, "rl", "eval", dir, "--best")
-	if code != 0 {
-		t.Fatalf("eval --best: exit %d: %s", code, errOut)
-	}
-	if !strings.Contains(out, fmt.Sprintf("test return: %.2f\n", b.TestMean)) || !strings.Contains(out, fmt.Sprintf("at step %d of ", b.Step)) {
-		t.Errorf("eval --best output:\n%s\nwant test return %.2f of the best policy at step %d", out, b.TestMean, b.Step)
-	}
-	out, errOut, code = gdt(t, "rl", "eval", dir)
-	if code != 0 || !strings.Contains(out, fmt.Sprintf("test return: %.2f\n", sum.TestMean)) || !strings.Contains(out, "after ") {
-		t.Errorf("eval: exit %d, output:\n%s%s\nwant test return %.2f", code, out, errOut, sum.TestMean)
-	}
-	out, errOut, code = gdt(t, "rl", "show", dir, "--best")
-	if code != 0 || !strings.Contains(out, fmt.Sprintf("at step %d of %d, the best validation policy", b.Step, sum.Steps)) ||
-		!strings.Contains(out, fmt.Sprintf(": %d nodes after pruning", b.TreeNodes)) {
-		t.Errorf("show --best: exit %d: %s %s", code, out, errOut)
-	}
-
-	// Without validation episodes a run keeps no best policy.
-	none := filepath.Join(t.TempDir(), "none")
-	out, errOut, code = gdt(t, "rl", "train", "--env", "CartPole-v1", "--steps", "1000", "--out", none, "--quiet",
-		"--set", "critic_width=16", "--set", "n_steps=128", "--set", "n_eval_episodes=0")
-	if code != 0 || strings.Contains(out, "best validation") {
-		t.Fatalf("train without validation: exit %d: %s %s", code, out, errOut)
-	}
-	for _, sub := range []string{"eval", "show"} {
-		_, errOut, code = gdt(t, "rl", sub, none, "--best")
-		if code == 0 || !strings.Contains(errOut, none) || !strings.Contains(errOut, "best-validation policy") {
-			t.Errorf("%s --best without a best: exit %d: %s", sub, code, errOut)
-		}
-	}
+	return sum
 }

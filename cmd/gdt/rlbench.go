@@ -32,8 +32,9 @@ func rlBench(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags(name, "[--envs LIST] [--methods LIST] [--seeds N] [--steps N] --out FILE.csv [flags]",
-		"Runs the SYMPOL study: per environment and method, N trainings (env seeds 142, 242, …)\n"+
+	fs := newFlags(name, "[--envs LIST] [--methods LIST] [--seeds N] [--first-seed S] [--steps N] --out FILE.csv [flags]",
+		"Runs the SYMPOL study: per environment and method, N trainings (env seeds S, S+100, …;\n"+
+			"S = --first-seed, 142 by default as in the thesis)\n"+
 			"with the thesis's best hyperparameters, 5 validation and 5 test episodes each; writes one\n"+
 			"CSV row per (environment, method, seed) and prints the thesis's tables (returns,\n"+
 			"information loss as Cohen's d, tree size, ablation) beside the thesis's numbers.\n"+
@@ -42,6 +43,7 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 	envs := fs.String("envs", "", "comma-separated environment IDs or short names (CP, AB, LL, MC-C, PD-C, E-R, DK, LG-5, LG-7, DS); default all ten")
 	methods := fs.String("methods", "", "comma-separated methods; default all")
 	seeds := fs.Int("seeds", 5, "trainings per environment and method")
+	firstSeed := fs.Int("first-seed", 142, "environment seed of the first training per environment and method (then +100 per training); a seed no study has looked at gives an unseen sample")
 	steps := fs.Int("steps", 1_000_000, "environment steps per training")
 	out := fs.String("out", "", "results CSV (appended to as jobs finish; an existing file is resumed)")
 	from := fs.String("from", "", "render tables/report from this CSV without training")
@@ -65,6 +67,9 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 	if len(pos) > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, pos[0])
 	}
+	if *firstSeed < 1 {
+		return fmt.Errorf("%w: --first-seed %d: expected ≥ 1", errUsage, *firstSeed)
+	}
 	if *caseStudy != "" {
 		return runCaseStudy(ctx, *caseStudy, *steps, 0, stdout, stderr, *quiet)
 	}
@@ -82,7 +87,7 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 		return rlTables(rows, *report, stdout)
 	}
 	opt := rlbench.Options{
-		Envs: splitList(*envs), Methods: splitList(*methods), Seeds: *seeds, Steps: *steps,
+		Envs: splitList(*envs), Methods: splitList(*methods), Seeds: *seeds, FirstSeed: *firstSeed, Steps: *steps,
 		Algorithm: *algo, Profile: *profile, Set: sets, Workers: *workers, Curves: *curves,
 	}
 	if *ablation {
@@ -297,7 +302,8 @@ func runCaseStudy(ctx context.Context, dir string, steps, episodes int, stdout, 
 	return nil
 }
 
-// rlRowsJSON is rows as `gdt rl bench --json` prints them (NaN, e.g. a
+// rlRowsJSON is rows as `gdt rl bench --json` prints them, with the
+// delivered policy's test return (rlbench.Row.Delivered) (NaN, e.g. a
 // missing best policy's return, as null; curves left out: the report and
 // the CSV hold them).
 func rlRowsJSON(rows []rlbench.Row) []map[string]any {
@@ -310,7 +316,12 @@ func rlRowsJSON(rows []rlbench.Row) []map[string]any {
 		return f
 	}
 	for i, r := range rows {
-		out[i] = map[string]any{"env": r.Env, "method": r.Method, "seed": r.Seed, "algorithm": r.Algorithm, "profile": r.Profile,
+		d, best := r.Delivered()
+		delivered := policyFinal
+		if best {
+			delivered = policyBest
+		}
+		out[i] = map[string]any{"delivered": delivered, "delivered_test_return": jsonFloat(d), "env": r.Env, "method": r.Method, "seed": r.Seed, "algorithm": r.Algorithm, "profile": r.Profile,
 			"variant": r.Variant, "steps": r.Steps, "trained_steps": r.TrainedSteps, "validation_return": jsonFloat(r.ValReturn),
 			"test_return": jsonFloat(r.TestReturn), "tree_nodes": r.TreeNodes, "seconds": jsonFloat(r.Seconds),
 			"validation_episodes": floats(r.ValEpisodes), "test_episodes": floats(r.TestEpisodes), "error": r.Err,

@@ -56,6 +56,39 @@ func TestRLBenchCommand(t *testing.T) {
 	}
 }
 
+// TestRLBenchFirstSeed runs two trainings from --first-seed 1000 and checks
+// their seeds in the CSV (1000, 1100), and that first seeds below 1 or
+// whose validation episodes would meet the test episodes are refused.
+func TestRLBenchFirstSeed(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "r.csv")
+	if _, errOut, code := gdt(t, "rl", "bench", "--envs", "CP", "--methods", "sympol", "--seeds", "2", "--first-seed", "1000",
+		"--steps", "600", "--set", "critic_width=16", "--set", "n_steps=64", "--out", csvPath, "--quiet"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	f, err := os.Open(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := rlbench.ReadCSV(f, csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seeds []int
+	for _, r := range rows {
+		seeds = append(seeds, r.Seed)
+	}
+	if !slices.Equal(seeds, []int{1000, 1100}) {
+		t.Errorf("seeds %v, want [1000 1100]", seeds)
+	}
+	for _, c := range []struct{ seed, want string }{{"0", "--first-seed"}, {"123453", "overlap the test episodes"}} {
+		if _, errOut, code := gdt(t, "rl", "bench", "--envs", "CP", "--methods", "sympol", "--first-seed", c.seed, "--out", filepath.Join(dir, "x.csv")); code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("--first-seed %s: exit %d, want 2 and an error naming %q: %s", c.seed, code, c.want, errOut)
+		}
+	}
+}
+
 // TestAppendRLRowsUpgradesOldFile appends to a results file of an older
 // gdt (without the best-validation columns): the file is rewritten with
 // the current header, every line with the same columns, old rows kept.

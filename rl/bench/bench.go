@@ -51,14 +51,24 @@ type Row struct {
 	Curve                 []Point // evaluations during training
 	Err                   string  // non-empty when the job failed
 	// BestValReturn, BestTestReturn and BestStep describe the training's
-	// best-validation policy (ppo.BestPolicy), an extra beside the
-	// protocol's figures above, which are the final policy's: its mean
-	// validation return, its mean return on the same test episodes, and the
-	// step of the evaluation that chose it. Only rows of a trained method
+	// best-validation policy (ppo.BestPolicy), the policy the training
+	// delivers (Delivered), beside the protocol's figures above, which are
+	// the final policy's: its mean validation return, its mean return on
+	// the same test episodes, and the step of the evaluation that chose it. Only rows of a trained method
 	// (sympol, mlp, sdt) have one; BestStep 0 means none (the returns are
 	// then NaN), as in files written before these columns existed.
 	BestValReturn, BestTestReturn float64
 	BestStep                      int
+}
+
+// Delivered returns the mean test return of the policy the training
+// delivers, its best-validation policy (BestTestReturn) where the row has
+// one, else the final policy's (TestReturn); best reports which.
+func (r Row) Delivered() (test float64, best bool) {
+	if r.BestStep != 0 {
+		return r.BestTestReturn, true
+	}
+	return r.TestReturn, false
 }
 
 // Point is one evaluation during training.
@@ -76,9 +86,12 @@ func (r Row) Key() string {
 
 // Options configure a benchmark run.
 type Options struct {
-	Envs      []string // environment IDs (or short names); nil = all ten
-	Methods   []string // methods; nil = all
-	Seeds     int      // trainings per (env, method): env seeds 142, 242, …; 0 = 5
+	Envs    []string // environment IDs (or short names); nil = all ten
+	Methods []string // methods; nil = all
+	Seeds   int      // trainings per (env, method): env seeds FirstSeed, FirstSeed+100, …; 0 = 5
+	// FirstSeed is the environment seed of the first training of every
+	// (env, method); 0 = 142 (the thesis's 142, 242, …, 542).
+	FirstSeed int
 	Steps     int      // environment steps per training; 0 = 1 000 000
 	Algorithm string   // "ppo" (default) or "a2c"
 	Profile   string   // "default" or "reference"
@@ -144,6 +157,12 @@ func (o *Options) defaults() error {
 	if o.Steps <= 0 {
 		o.Steps = 1_000_000
 	}
+	if o.FirstSeed == 0 {
+		o.FirstSeed = 142
+	}
+	if o.FirstSeed < 0 {
+		return fmt.Errorf("first seed %d: expected ≥ 0", o.FirstSeed)
+	}
 	if o.Algorithm == "" {
 		o.Algorithm = ppo.AlgoPPO
 	}
@@ -198,7 +217,7 @@ func (o *Options) jobs() ([]job, error) {
 					continue // the ablation concerns SYMPOL only
 				}
 				for k := 1; k <= o.Seeds; k++ {
-					js = append(js, job{env: e, base: b, methods: bases[b], seed: 42 + 100*k, variant: v})
+					js = append(js, job{env: e, base: b, methods: bases[b], seed: o.FirstSeed + 100*(k-1), variant: v})
 				}
 			}
 		}
@@ -223,7 +242,7 @@ func Run(ctx context.Context, opt Options) ([]Row, error) {
 	if err := opt.defaults(); err != nil {
 		return nil, err
 	}
-	js, err := opt.jobs()
+	js, err := opt.checkedJobs()
 	if err != nil {
 		return nil, err
 	}
@@ -300,6 +319,23 @@ func JobCount(opt Options) (int, error) {
 	if err := opt.defaults(); err != nil {
 		return 0, err
 	}
-	js, err := opt.jobs()
+	js, err := opt.checkedJobs()
 	return len(js), err
+}
+
+// checkedJobs returns the jobs after checking that every training's
+// configuration is valid (e.g. that no seed's validation episodes share a
+// seed with the test episodes, ppo.Config.Validate), so a bad option fails
+// before anything trains rather than as failed rows.
+func (o *Options) checkedJobs() ([]job, error) {
+	js, err := o.jobs()
+	if err != nil {
+		return nil, err
+	}
+	for _, j := range js {
+		if _, err := trainConfig(o, j); err != nil {
+			return nil, fmt.Errorf("%s: %w", j, err)
+		}
+	}
+	return js, nil
 }

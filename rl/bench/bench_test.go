@@ -381,35 +381,94 @@ func TestCSVBestColumns(t *testing.T) {
 	}
 }
 
-// TestTablesBestRow checks the returns table's extra row for the
-// best-validation policies: present, with the mean over seeds, only when
-// rows have one, and outside the normalised mean.
-func TestTablesBestRow(t *testing.T) {
+// TestTablesDelivered checks the "Delivered and final policy" table: only
+// for methods with a best-validation policy, the delivered policy being
+// the best one where a row has it and the final one otherwise, with the
+// minimum and the count of failed trainings.
+func TestTablesDelivered(t *testing.T) {
 	rows := sampleRows()
 	var md bytes.Buffer
 	if err := WriteMarkdown(&md, rows); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(md.String(), bestSuffix) {
-		t.Errorf("best row without best data:\n%s", md.String())
+	if strings.Contains(md.String(), "### Delivered and final policy") {
+		t.Errorf("delivered table without best data:\n%s", md.String())
 	}
 	rows[0].BestValReturn, rows[0].BestTestReturn, rows[0].BestStep = 500, 450, 2048
-	second := rows[0]
-	second.Seed, second.BestTestReturn = 242, 470
-	rows = append(rows, second)
+	second := rows[0] // no best: delivers its final policy (500)
+	second.Seed, second.BestValReturn, second.BestTestReturn, second.BestStep = 242, math.NaN(), math.NaN(), 0
+	third := rows[0]
+	third.Seed, third.BestTestReturn, third.TestReturn = 342, 490, 100
+	rows = append(rows, second, third)
+	if d, best := second.Delivered(); best || d != second.TestReturn {
+		t.Errorf("row without a best delivers (%v, %v)", d, best)
+	}
 	md.Reset()
 	if err := WriteMarkdown(&md, rows); err != nil {
 		t.Fatal(err)
 	}
 	s := md.String()
-	if want := "| sympol " + bestSuffix + " | 460 | – | – |\n"; !strings.Contains(s, want) {
-		t.Errorf("markdown lacks %q:\n%s", want, s)
+	// Delivered 450, 500, 490: mean 480, min 450, 1 below 475; final 500,
+	// 500, 100: mean 367, min 100, 1 failed.
+	for _, want := range []string{
+		"### Delivered and final policy, sympol (PPO)",
+		"| CP | 3 | 480 | 450 | 1 | 367 | 100 | 1 | 500 | 475 |\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, s)
+		}
 	}
-	if !strings.Contains(s, "best-validation policy, an extra") {
-		t.Errorf("returns note does not explain the best row:\n%s", s)
+	if strings.Contains(s, "Delivered and final policy, mlp") {
+		t.Errorf("delivered table for a method without best policies:\n%s", s)
 	}
-	if strings.Count(s, bestSuffix) != 2 { // the row and the note
-		t.Errorf("best rows outside the returns table:\n%s", s)
+}
+
+// TestTablesOneLayoutNote checks that the delivered table marks an
+// environment with one fixed layout and says what that means.
+func TestTablesOneLayoutNote(t *testing.T) {
+	r := Row{Env: "MiniGrid-DistShift1-v0", Method: SYMPOL, Seed: 142, Algorithm: "ppo", Profile: "default", Steps: 1000,
+		ValReturn: 0.9, TestReturn: 0, BestValReturn: 0.94, BestTestReturn: 0.94, BestStep: 500}
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, []Row{r}); err != nil {
+		t.Fatal(err)
+	}
+	s := md.String()
+	if !strings.Contains(s, "| DS ¹ | 1 | 0.940 | 0.940 | 0 | 0.000 | 0.000 | 1 |") ||
+		!strings.Contains(s, "MiniGrid-DistShift1-v0 has one fixed layout: its validation and test episodes are the same episode") {
+		t.Errorf("DistShift1's delivered table does not say its episodes coincide:\n%s", s)
+	}
+}
+
+// TestFirstSeed checks that FirstSeed S gives the seeds S, S+100, … and
+// that a first seed whose trainings' validation episodes would share a
+// seed with the test episodes is refused before any training.
+func TestFirstSeed(t *testing.T) {
+	o := Options{Envs: []string{"CP"}, Methods: []string{SYMPOL}, Seeds: 3, FirstSeed: 7}
+	if err := o.defaults(); err != nil {
+		t.Fatal(err)
+	}
+	js, err := o.jobs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, j := range js {
+		got = append(got, j.seed)
+	}
+	if !reflect.DeepEqual(got, []int{7, 107, 207}) {
+		t.Errorf("seeds %v, want [7 107 207]", got)
+	}
+	// Seeds 123256, 123356, 123456: the last one's validation episodes
+	// are the test episodes.
+	bad := Options{Envs: []string{"CP"}, Methods: []string{SYMPOL}, Seeds: 3, FirstSeed: 123256, Steps: 1000}
+	if _, err := JobCount(bad); err == nil || !strings.Contains(err.Error(), "overlap the test episodes") {
+		t.Errorf("JobCount with overlapping seeds: %v", err)
+	}
+	if _, err := Run(context.Background(), bad); err == nil {
+		t.Error("Run with overlapping seeds accepted")
+	}
+	if _, err := JobCount(Options{FirstSeed: -1}); err == nil {
+		t.Error("negative first seed accepted")
 	}
 }
 

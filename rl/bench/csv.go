@@ -14,10 +14,11 @@ import (
 // Header is the column order of the results file. The first eight columns
 // are the protocol's; val_episodes and test_episodes hold the per-episode
 // returns (";"-separated) behind Cohen's d, curve the evaluations during
-// training ("step train trained applied" per point, ";"-separated). The
-// last three describe the best-validation policy (Row.BestValReturn, …;
-// empty without one); files written before they existed read as rows
-// without one.
+// training ("step train trained applied" per point, ";"-separated); these
+// are the final policy's. The last three describe the best-validation
+// policy, which a training delivers (Row.BestValReturn, …, Row.Delivered;
+// empty without one, and then the final policy is delivered); files
+// written before they existed read as rows without one.
 var Header = []string{"env", "method", "seed", "steps", "val_return", "test_return", "tree_nodes", "seconds",
 	"algorithm", "profile", "variant", "trained_steps", "val_episodes", "test_episodes", "curve", "error",
 	"best_val_return", "best_test_return", "best_step"}

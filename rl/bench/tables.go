@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/gdt-ml/gdt/metrics"
+	"github.com/gdt-ml/gdt/rl/env"
+	_ "github.com/gdt-ml/gdt/rl/env/all" // the study's environments, for their specs
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -55,7 +57,11 @@ type cell struct {
 	testMeans []float64 // per seed
 	nodes     []float64
 	secs      []float64
-	bestTest  []float64 // per seed: mean test return of the best-validation policy, where known
+	// delivered and final hold per seed the mean test return of the
+	// delivered policy (Row.Delivered) and of the final one; hasBest
+	// reports whether any seed delivered a best-validation policy.
+	delivered, final []float64
+	hasBest          bool
 }
 
 func (c *cell) meanTest() float64 { return mean(c.test) }
@@ -98,9 +104,10 @@ func aggregateRows(rows []Row) *aggregate {
 			c.val = append(c.val, r.ValReturn)
 		}
 		c.testMeans = append(c.testMeans, r.TestReturn)
-		if r.BestStep != 0 && !math.IsNaN(r.BestTestReturn) {
-			c.bestTest = append(c.bestTest, r.BestTestReturn)
-		}
+		d, best := r.Delivered()
+		c.delivered = append(c.delivered, d)
+		c.final = append(c.final, r.TestReturn)
+		c.hasBest = c.hasBest || best
 		c.nodes = append(c.nodes, float64(r.TreeNodes))
 		c.secs = append(c.secs, r.Seconds)
 		seenEnv[r.Env] = true
@@ -356,7 +363,6 @@ func Tables(rows []Row) []Table {
 			extra = []string{"norm. mean (control)"}
 		}
 		t := Table{Title: "Mean test return (" + g.suffix() + ")", Header: a.header("method", a.envs, extra...)}
-		hasBest := false
 		for _, m := range methods {
 			r := []string{m}
 			for _, e := range a.envs {
@@ -375,15 +381,8 @@ func Tables(rows []Row) []Table {
 				}
 			}
 			t.Rows = append(t.Rows, r)
-			if br := bestRow(m, ms[m], a.envs, len(ctl) > 0); br != nil {
-				t.Rows = append(t.Rows, br)
-				hasBest = true
-			}
 		}
-		t.Note = fmt.Sprintf("Cells: our mean over %s test episodes (thesis in parentheses, spec §8.1–8.2/8.4/8.8).", episodesText(ms))
-		if hasBest {
-			t.Note += " Rows \"" + bestSuffix + "\": the mean test return of each training's best-validation policy, an extra outside the normalised mean; the method's own row is the final policy's (the thesis protocol)."
-		}
+		t.Note = fmt.Sprintf("Cells: our mean over %s test episodes of the final policies, the thesis protocol (thesis in parentheses, spec §8.1–8.2/8.4/8.8); the delivered policies are in the table \"Delivered and final policy\".", episodesText(ms))
 		if len(ctl) > 0 {
 			t.Note += " Normalised mean: per control environment mapped to [0, 1] between the best method and the 20 % quantile of all test returns (spec §7.5)."
 		}
@@ -391,6 +390,7 @@ func Tables(rows []Row) []Table {
 		if it, ok := a.intervalTable(g, methods, ms, thesis); ok {
 			out = append(out, it)
 		}
+		out = append(out, a.deliveredTables(g, methods, ms, thesis)...)
 		if len(ctl) == 0 {
 			continue
 		}
@@ -482,32 +482,87 @@ func Tables(rows []Row) []Table {
 	return out
 }
 
-// bestSuffix marks the rows of best-validation policies in the returns
-// table.
-const bestSuffix = "(best validation policy)"
+// deliveredTables renders, for every method whose trainings delivered a
+// best-validation policy, per environment the delivered and the final
+// policies' test returns over the trainings: mean, minimum and the number
+// of failed trainings (mean test return below FailBelow), beside the
+// thesis's mean.
+func (a *aggregate) deliveredTables(g group, methods []string, ms map[string]map[string]*cell, thesis thesisTable) []Table {
+	var out []Table
+	for _, m := range methods {
+		has := false
+		for _, c := range ms[m] {
+			has = has || c.hasBest
+		}
+		if !has {
+			continue
+		}
+		t := Table{Title: "Delivered and final policy, " + m + " (" + g.suffix() + ")",
+			Header: []string{"env", "trainings", "delivered: mean", "min", "failed", "final: mean", "min", "failed", "thesis", "failed below"}}
+		var one []string
+		for _, e := range a.envs {
+			c := ms[m][e]
+			if c == nil {
+				continue
+			}
+			short := LookupEnv(e).Short
+			floor, hasFloor := FailBelow[short]
+			failed := func(x []float64) string {
+				if !hasFloor {
+					return "–"
+				}
+				n := 0
+				for _, v := range x {
+					if math.IsNaN(v) || v < floor {
+						n++
+					}
+				}
+				return strconv.Itoa(n)
+			}
+			th, fl := "–", "–"
+			if v, ok := thesis[m][short]; ok {
+				th = strconv.FormatFloat(v, 'f', -1, 64)
+			}
+			if hasFloor {
+				fl = strconv.FormatFloat(floor, 'f', -1, 64)
+			}
+			name := short
+			if oneEpisode(e) {
+				name += " ¹"
+				one = append(one, e)
+			}
+			t.Rows = append(t.Rows, []string{name, strconv.Itoa(len(c.final)),
+				fmtNum(mean(c.delivered)), fmtNum(minOf(c.delivered)), failed(c.delivered),
+				fmtNum(mean(c.final)), fmtNum(minOf(c.final)), failed(c.final), th, fl})
+		}
+		t.Note = "Per training, the delivered policy is its best-validation policy (validation seeds disjoint from the test seeds), or its final policy where it kept none; " +
+			"cells are over trainings of their mean test returns. Failed: trainings whose mean test return is below the last column's floor (issue 22's floors; CartPole: Gymnasium's reward threshold 475; MiniGrid: 0.5)."
+		if len(one) > 0 {
+			t.Note += " ¹ " + strings.Join(one, ", ") + " has one fixed layout: its validation and test episodes are the same episode, so the delivered policy was selected on the test episode itself and its test return is no independent estimate."
+		}
+		out = append(out, t)
+	}
+	return out
+}
 
-// bestRow renders the returns-table row of method m's best-validation
-// policies (the mean over seeds of their mean test returns per
-// environment), or nil when no environment has one. norm adds the empty
-// normalised-mean cell.
-func bestRow(m string, cells map[string]*cell, envs []string, norm bool) []string {
-	r := []string{m + " " + bestSuffix}
-	found := false
-	for _, e := range envs {
-		if c := cells[e]; c != nil && len(c.bestTest) > 0 {
-			r = append(r, fmtNum(mean(c.bestTest)))
-			found = true
-		} else {
-			r = append(r, "–")
+// oneEpisode reports whether environment id has one fixed layout
+// (env.Spec.OneEpisode); false for an unknown environment.
+func oneEpisode(id string) bool {
+	e, err := env.Make(id)
+	return err == nil && e.Spec().OneEpisode
+}
+
+func minOf(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	m := x[0]
+	for _, v := range x[1:] {
+		if math.IsNaN(v) || v < m {
+			m = v
 		}
 	}
-	if !found {
-		return nil
-	}
-	if norm {
-		r = append(r, "–")
-	}
-	return r
+	return m
 }
 
 func episodesText(ms map[string]map[string]*cell) string {

@@ -23,6 +23,16 @@ var Envs = []Env{
 	{"MiniGrid-DistShift1-v0", "DS", false},
 }
 
+// FailBelow is, per environment (short name), the mean test return below
+// which a training counts as failed in the "Delivered and final policy"
+// table: issue 22's floors for AB, LL, MC-C, LG-5 and DS, Gymnasium's
+// reward threshold for CartPole-v1 (475), and 0.5 for the other MiniGrid
+// tasks (as for LG-5 and DS). Pendulum has none.
+var FailBelow = map[string]float64{
+	"CP": 475, "AB": -150, "LL": -200, "MC-C": 0,
+	"E-R": 0.5, "DK": 0.5, "LG-5": 0.5, "LG-7": 0.5, "DS": 0.5,
+}
+
 // LookupEnv finds an environment by ID or short name (case-sensitive ID,
 // case-insensitive short name). Unknown IDs are returned as a non-control
 // environment named by the ID.

@@ -46,6 +46,13 @@ type Spec struct {
 	// treats the time limit as a true terminal (gymnax: done = terminal or
 	// time limit) rather than a truncation.
 	TimeLimitIsTerminal bool
+	// OneEpisode reports that the environment has one fixed layout: every
+	// Reset starts the same state whatever the seed, and the dynamics are
+	// deterministic, so two greedy episodes of a policy are the same episode
+	// however their seeds differ (MiniGrid-DistShift1/2). Validation and
+	// test episodes then coincide, and a policy selected on validation has
+	// no independent test estimate.
+	OneEpisode bool
 	// FeatureNames names every observation component for people
 	// ("pole angular velocity", "cell one to the left is lava"); len =
 	// Observation.Dim.

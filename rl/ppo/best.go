@@ -55,6 +55,21 @@ func (t *Trainer) BestActor() (policy.Actor, BestPolicy, bool) {
 	return t.best.actor, b, true
 }
 
+// Delivered returns the policy a run delivers, the one gdt rl train
+// reports and eval, show and export use unless asked for the final one:
+// the best-validation policy (BestActor) when the run has one, else the
+// final policy (Actor); best reports which. Validation and test episodes
+// have disjoint seeds (Config.Validate), so the delivered policy's test
+// return is an estimate independent of its selection, except on an
+// environment with one fixed layout (env.Spec.OneEpisode), where both are
+// the same episode.
+func (t *Trainer) Delivered() (a policy.Actor, best bool) {
+	if a, _, ok := t.BestActor(); ok {
+		return a, true
+	}
+	return t.Actor(), false
+}
+
 // copyActor returns a new actor of the configured method holding the
 // values of src's tensors (which must have the trainer's layout), ready
 // for inference.

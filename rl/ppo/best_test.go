@@ -231,3 +231,61 @@ func TestBestCheckpoint(t *testing.T) {
 		t.Logf("no evaluation after resuming beat the earlier ones: no best")
 	}
 }
+
+// TestValidationSeedsDisjoint checks that a configuration whose validation
+// episodes would share a seed with the test episodes is rejected (by
+// Validate and by New), and that the neighbours just outside the test
+// seeds are accepted.
+func TestValidationSeedsDisjoint(t *testing.T) {
+	base := smallCartPole(t, 1000, 500)
+	n := base.EvalEpisodes
+	if n < 1 {
+		t.Fatalf("preset has %d evaluation episodes", n)
+	}
+	for _, tc := range []struct {
+		seed int
+		ok   bool
+	}{
+		{142, true},
+		{base.TestSeed - n, true},
+		{base.TestSeed - n + 1, false},
+		{base.TestSeed, false},
+		{base.TestSeed + n - 1, false},
+		{base.TestSeed + n, true},
+	} {
+		cfg := base
+		cfg.Seed = tc.seed
+		err := cfg.Validate()
+		if (err == nil) != tc.ok {
+			t.Errorf("seed %d (test seeds %d…%d): Validate error %v, want ok %v", tc.seed, cfg.TestSeed, cfg.TestSeed+n-1, err, tc.ok)
+		}
+		if _, err := New(cfg, testNets{}); (err == nil) != tc.ok {
+			t.Errorf("seed %d: New error %v, want ok %v", tc.seed, err, tc.ok)
+		}
+	}
+	cfg := base
+	cfg.Seed, cfg.EvalEpisodes = base.TestSeed, 0
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("no evaluation episodes: %v", err)
+	}
+}
+
+// TestDelivered checks that a run delivers its best-validation policy, and
+// its final policy when it has none.
+func TestDelivered(t *testing.T) {
+	tr, err := New(smallCartPole(t, 3000, 500), testNets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, best := tr.Delivered(); best || a != tr.Actor() {
+		t.Errorf("before any evaluation: Delivered gives best=%v, want the final actor", best)
+	}
+	if err := tr.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	ba, _, ok := tr.BestActor()
+	a, best := tr.Delivered()
+	if !ok || !best || a != ba {
+		t.Errorf("after training: Delivered gives best=%v (has best %v), want the best-validation actor", best, ok)
+	}
+}

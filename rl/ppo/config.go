@@ -354,6 +354,23 @@ func (c *Config) Validate() error {
 	case c.Critic == CriticTree && c.Depth < 1:
 		return bad("depth", c.Depth, "1…16 for a tree critic")
 	}
+	return c.disjointSeeds()
+}
+
+// disjointSeeds checks that the validation episodes (seeds Seed+0…) and
+// the test episodes (seeds TestSeed+0…) have no seed in common, so the
+// best-validation policy a run delivers is never selected on a test
+// episode's seed. (Where an environment has one fixed layout,
+// env.Spec.OneEpisode, the episodes coincide whatever the seeds.)
+func (c *Config) disjointSeeds() error {
+	n := c.EvalEpisodes
+	if n < 1 {
+		return nil
+	}
+	if c.Seed < c.TestSeed+n && c.TestSeed < c.Seed+n {
+		return fmt.Errorf("seed %d: the validation episodes (seeds %d…%d) overlap the test episodes (seeds %d…%d); choose a seed outside %d…%d or another test_seed",
+			c.Seed, c.Seed, c.Seed+n-1, c.TestSeed, c.TestSeed+n-1, c.TestSeed-n+1, c.TestSeed+n-1)
+	}
 	return nil
 }
 

@@ -497,7 +497,12 @@ func TestLayoutsPerSeed(t *testing.T) {
 				}
 			}
 		}
-		random := c.layout != layoutDistShift || c.randomGoal
+		// Spec.OneEpisode names the environments whose every reset gives
+		// the same layout (the agent's start is fixed in all of them).
+		random := !c.spec.OneEpisode
+		if want := c.id == IDDistShift1 || c.id == IDDistShift2; c.spec.OneEpisode != want {
+			t.Errorf("%s: Spec.OneEpisode = %v, want %v", c.id, c.spec.OneEpisode, want)
+		}
 		if random && len(layouts) < 2 {
 			t.Errorf("%s: 20 resets gave one layout", c.id)
 		}

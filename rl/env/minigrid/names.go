@@ -84,6 +84,7 @@ func buildSpec(c *config) env.Spec {
 		Observation:     env.Space{Dim: f, Low: low, High: high},
 		Action:          env.Space{N: len(c.actions), Dim: 1},
 		MaxEpisodeSteps: c.maxSteps,
+		OneEpisode:      c.layout == layoutDistShift && !c.randomGoal,
 		FeatureNames:    names,
 		ActionNames:     acts,
 	}
