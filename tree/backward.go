@@ -152,9 +152,14 @@ func (ws *Workspace) treePart(p, w int) {
 	s.th = growFloat64(s.th, ws.b)
 	s.tg = growFloat64(s.tg, ws.b)
 	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, k.e)
+	vec := ws.vecDeltas()
 	for e := lo; e < hi; e++ {
-		ws.treeWeights(e, 0, ws.b, s.th, s.tg)
-		ws.pathDeltas(e, 0, ws.b, s.td, nil, s)
+		if vec {
+			ws.treeDeltasVec(e, s.tg, s.td) // δ depth-major
+		} else {
+			ws.treeWeights(e, 0, ws.b, s.th, s.tg)
+			ws.pathDeltas(e, 0, ws.b, s.td, nil, s)
+		}
 		ws.accumulateLeaves(e, s)
 		ws.accumulateNodes(e, 0, k.d, s)
 		ws.updateNodes(e, 0, k.d, s)
@@ -169,6 +174,16 @@ func (ws *Workspace) treeDelta(e int, s *scratch) []float64 {
 	}
 	B, d := ws.b, ws.k.d
 	return ws.delta[e*B*d : (e+1)*B*d]
+}
+
+// deltaStrides returns the strides of sample b and depth j in treeDelta's
+// slice: δ_j of sample b is at b·sb + j·sj ([B][d], or [d][B] where
+// treeDeltasVec wrote it).
+func (ws *Workspace) deltaStrides() (sb, sj int) {
+	if ws.vecDeltas() {
+		return 1, ws.b
+	}
+	return ws.k.d, 1
 }
 
 func dot(g []float32, v []float32) float64 {

@@ -234,11 +234,11 @@ func (ws *Workspace) accumulateLevelsFast(e, jlo, jhi int, s *scratch) {
 	var cnt, nt [MaxDepth]int32
 	// every sample passes the root: its Σδ in a register (the same sum)
 	var root float64
+	sb, sj := ws.deltaStrides()
 	for b, r := range leaf[:B] {
-		drow := delta[b*d : (b+1)*d]
 		j := jlo
 		if jlo == 0 {
-			if v := drow[0]; v != 0 {
+			if v := delta[b*sb]; v != 0 {
 				if nt[0] == 0 {
 					nslot[0], touched[0], nt[0] = 0, 0, 1
 				}
@@ -250,7 +250,7 @@ func (ws *Workspace) accumulateLevelsFast(e, jlo, jhi int, s *scratch) {
 			j = 1
 		}
 		for ; j < jhi; j++ {
-			v := drow[j]
+			v := delta[b*sb+j*sj]
 			if v == 0 {
 				continue
 			}

@@ -62,6 +62,9 @@ func chunksOf(n, size int) (int, int) {
 func (ws *Workspace) forwardPart(p, w int) {
 	lo, hi := p*ws.chunk, min((p+1)*ws.chunk, ws.b)
 	bl := block{lo: lo, hi: hi, stride: ws.b, x: ws.x, keep: ws.keep, leaf: ws.leaf, a: ws.a, aw: ws.aw, msum: ws.msum}
+	if ws.keep != nil {
+		bl.keepT = ws.keepT
+	}
 	k := ws.k
 	k.routeBlock(&bl)
 	k.weighBlock(&bl, &ws.scratch[w])
@@ -81,6 +84,7 @@ type block struct {
 	leaf         []int32   // reached leaf
 	a, aw        []float64 // tree weight before and after dropout
 	msum         []float64 // [B] or nil: receives Σ a over the kept trees per sample
+	keepT        []bool    // nil, or receives the keep mask tree-major (as aw)
 }
 
 // routeBlock hard-routes the block's samples through every tree. The
@@ -205,7 +209,11 @@ func (k *Kernel) weighBlock(bl *block, s *scratch) {
 	for e := 0; e < k.e; e++ {
 		off := e*bl.stride - bl.base
 		for b := bl.lo; b < bl.hi; b++ {
-			if m := M[b-bl.lo]; bl.keep[b*k.e+e] && m > 0 {
+			kept := bl.keep[b*k.e+e]
+			if bl.keepT != nil {
+				bl.keepT[off+b] = kept
+			}
+			if m := M[b-bl.lo]; kept && m > 0 {
 				bl.aw[off+b] = bl.a[off+b] / m
 			} else {
 				bl.aw[off+b] = 0

@@ -18,6 +18,7 @@ type Workspace struct {
 	ready bool
 	x     []float32
 	keep  []bool
+	keepT []bool // [E][B] keep, tree-major (written by Forward with a keep mask)
 	b     int
 	leaf  []int32   // [E][B] reached leaf
 	a     []float64 // [E][B] softmax weight before dropout
@@ -136,6 +137,7 @@ func (ws *Workspace) growBatch(B int) {
 	ws.leaf = make([]int32, k.e*B)
 	ws.a = make([]float64, k.e*B)
 	ws.aw = make([]float64, k.e*B)
+	ws.keepT = make([]bool, k.e*B)
 	ws.delta = nil // allocated by the plain Backward
 	ws.gamma = nil // allocated by the plain Backward
 	ws.h = nil

@@ -1,0 +1,83 @@
+package tree
+
+import "unsafe"
+
+// The vector pass of a tree's per-sample backward quantities: for trees of
+// depth ≤ 5 with one output, instance-wise leaf weights and the softsign
+// split (GRANDE's defaults at the reference configuration), the fused
+// backward pass computes a tree's γ and its path-node δ sixteen samples
+// at a time (treeDeltasAVX512, AVX-512): the path and the counterfactual
+// descents route all sixteen samples together, the node and leaf lookups
+// being register permutes of the tree's at most 32 entries, and every
+// float64 value is the same operation, in the same order, as in
+// treeWeights and pathDeltas, so the results are the same bits
+// (TestTreeDeltasMatchGo). δ is written depth-major ([d][B]) there.
+
+// deltaArgs is the argument block of treeDeltasAVX512 (the offsets of its
+// fields are part of the assembly).
+type deltaArgs struct {
+	leaf             *int32   // [B] reached leaf of the tree
+	a, aw            *float64 // [B] its weights before and after dropout
+	msum, hbar, rbar *float64 // [B] per-sample sums (weightSums)
+	keep             *bool    // [B] keep mask of the tree, or nil (all kept)
+	dOut             *float32 // [B] dL/dy (one output)
+	lam, w           *float32 // [L] the tree's leaf values and weight logits
+	feat             *int32   // [I] selected feature of every node
+	thr              *float32 // [I] its threshold
+	x                *float32 // [B][n]
+	g                *float64 // out [B]: γ
+	td               *float64 // out [d][B]: δ
+	n, d, b          int
+	nodeLo, nodeHi   uint64 // lane masks of the node tables' two vectors
+	leafLo, leafHi   uint64 // and of the leaf tables'
+}
+
+var _ = [1]struct{}{}[unsafe.Offsetof(deltaArgs{}.leafHi)-168] // the assembly's offsets
+
+// lanes returns the masks of the two sixteen-lane vectors that hold a
+// table of n ≤ 32 entries.
+func lanes(n int) (lo, hi uint64) {
+	lo = 1<<uint(min(n, 16)) - 1
+	hi = 1<<uint(max(n-16, 0)) - 1
+	return lo, hi
+}
+
+// vecDeltas reports whether the fused backward pass computes γ and δ with
+// treeDeltasAVX512 (δ then depth-major).
+func (ws *Workspace) vecDeltas() bool {
+	k := ws.k
+	return haveDeltasAVX512 && ws.fused && k.cfg.Fast && k.d <= 5 && k.c == 1 &&
+		k.mode == LeafWeights && k.split == Softsign && k.e > 1
+}
+
+// treeDeltasVec writes γ of tree e into g ([B]) and δ of its path nodes
+// into td ([d][B], depth-major) with treeDeltasAVX512: the values of
+// treeWeights and pathDeltas.
+func (ws *Workspace) treeDeltasVec(e int, g, td []float64) {
+	k := ws.k
+	B, L, ni := ws.b, k.nl, k.ni
+	if B == 0 {
+		return
+	}
+	// the bounds the assembly relies on
+	_, _ = g[B-1], td[k.d*B-1]
+	_, _, _ = ws.leaf[(e+1)*B-1], ws.a[(e+1)*B-1], ws.aw[(e+1)*B-1]
+	_, _, _ = ws.msum[B-1], ws.hbar[B-1], ws.rbar[B-1]
+	_, _ = ws.dOut[B-1], ws.x[B*k.n-1]
+	args := deltaArgs{
+		leaf: &ws.leaf[e*B], a: &ws.a[e*B], aw: &ws.aw[e*B],
+		msum: &ws.msum[0], hbar: &ws.hbar[0], rbar: &ws.rbar[0],
+		dOut: &ws.dOut[0],
+		lam:  &k.params.Leaves[e*L], w: &k.params.LeafWeights[e*L],
+		feat: &k.selFeat[e*ni], thr: &k.selThr[e*ni],
+		x: &ws.x[0], g: &g[0], td: &td[0],
+		n: k.n, d: k.d, b: B,
+	}
+	if ws.keep != nil {
+		_ = ws.keepT[(e+1)*B-1]
+		args.keep = &ws.keepT[e*B]
+	}
+	args.nodeLo, args.nodeHi = lanes(ni)
+	args.leafLo, args.leafHi = lanes(L)
+	treeDeltasAVX512(&args)
+}

@@ -1,0 +1,15 @@
+//go:build amd64 && !purego
+
+package tree
+
+import "golang.org/x/sys/cpu"
+
+// haveDeltasAVX512 selects treeDeltasAVX512 (it uses AVX-512 F, BW and
+// VL).
+var haveDeltasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL
+
+// treeDeltasAVX512 computes γ and δ of one tree for every sample (see
+// deltaArgs and treeDeltasVec).
+//
+//go:noescape
+func treeDeltasAVX512(p *deltaArgs)
