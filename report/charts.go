@@ -22,9 +22,13 @@ type series struct {
 	width  float64
 	points bool    // draw markers instead of a line
 	radius float64 // marker radius (default 2.2)
+	// opacity of the line or markers (0: opaque; markers default to 0.55)
+	opacity float64
 }
 
-// chart describes an x/y chart rendered as inline SVG.
+// chart describes an x/y chart rendered as inline SVG. width and height
+// are those of the plot with its axes; a legend of the named series is
+// drawn to the right of it, outside the data area, widening the SVG.
 type chart struct {
 	title, xLabel, yLabel string
 	width, height         float64
@@ -32,9 +36,16 @@ type chart struct {
 	yMin, yMax            float64
 	fixed                 bool // use the given ranges instead of the data's
 	diagonal              bool // draw y = x
-	legendBottom          bool // legend in the lower right corner
 	series                []series
 }
+
+// Legend geometry: the legend column starts legendGap to the right of the
+// plot rectangle; a character of its 11 px text is taken as legendChar wide.
+const (
+	legendGap   = 14.0
+	legendChar  = 6.4
+	legendEntry = 16.0
+)
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
@@ -96,13 +107,24 @@ func (c *chart) svg() string {
 		c.yMin, c.yMax = c.yMin-pad, c.yMax+pad
 	}
 	pw, ph := c.width-left-right, c.height-top-bottom
+	legendW, named := 0.0, 0
+	for _, s := range c.series {
+		if s.name != "" {
+			legendW = math.Max(legendW, 26+legendChar*float64(len([]rune(s.name))))
+			named++
+		}
+	}
+	total, totalH := c.width, math.Max(c.height, top+4+legendEntry*float64(named)+8)
+	if legendW > 0 {
+		total = left + pw + legendGap + legendW + right
+	}
 	px := func(x float64) float64 { return left + (x-c.xMin)/(c.xMax-c.xMin)*pw }
 	py := func(y float64) float64 { return top + ph - (y-c.yMin)/(c.yMax-c.yMin)*ph }
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="%s" height="%s" viewBox="0 0 %s %s" font-family="Helvetica, Arial, sans-serif" font-size="11">`,
-		num(c.width), num(c.height), num(c.width), num(c.height))
+		num(total), num(totalH), num(total), num(totalH))
 	fmt.Fprintf(&b, `<title>%s</title>`, html.EscapeString(c.title))
-	fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" fill="#fcfcfc" stroke="#999999"/>`, num(left), num(top), num(pw), num(ph))
+	fmt.Fprintf(&b, `<rect class="plot" x="%s" y="%s" width="%s" height="%s" fill="#fcfcfc" stroke="#999999"/>`, num(left), num(top), num(pw), num(ph))
 	for _, t := range niceTicks(c.xMin, c.xMax, 6) {
 		x := px(t)
 		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e4e4e4"/>`, num(x), num(top), num(x), num(top+ph))
@@ -117,7 +139,17 @@ func (c *chart) svg() string {
 		lo, hi := math.Max(c.xMin, c.yMin), math.Min(c.xMax, c.yMax)
 		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#aaaaaa" stroke-dasharray="4 3"/>`, num(px(lo)), num(py(lo)), num(px(hi)), num(py(hi)))
 	}
-	for i, s := range c.series {
+	// Faint series (opacity below 1) are drawn first, under the others.
+	order := make([]int, 0, len(c.series))
+	for pass := 0; pass < 2; pass++ {
+		for i, s := range c.series {
+			if faint := s.opacity > 0 && s.opacity < 1; faint == (pass == 0) {
+				order = append(order, i)
+			}
+		}
+	}
+	for _, i := range order {
+		s := c.series[i]
 		col := s.colour
 		if col == "" {
 			col = colour(i)
@@ -131,7 +163,7 @@ func (c *chart) svg() string {
 			if r == 0 {
 				r = 2.2
 			}
-			fmt.Fprintf(&b, `<g fill="%s" fill-opacity="0.55">`, col)
+			fmt.Fprintf(&b, `<g fill="%s" fill-opacity="%s">`, col, opacity(s.opacity, 0.55))
 			for k := range s.x {
 				if !math.IsNaN(s.y[k]) {
 					fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s"/>`, num(px(s.x[k])), num(py(s.y[k])), num(r))
@@ -146,45 +178,61 @@ func (c *chart) svg() string {
 				pts = append(pts, num(px(s.x[k]))+","+num(py(s.y[k])))
 			}
 		}
-		dash := ""
-		if s.dashed {
-			dash = ` stroke-dasharray="5 3"`
-		}
-		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="%s"%s points="%s"><title>%s</title></polyline>`, col, num(w), dash, strings.Join(pts, " "), html.EscapeString(s.name))
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="%s"%s%s points="%s"><title>%s</title></polyline>`,
+			col, num(w), dashAttr(s.dashed), strokeOpacity(s.opacity), strings.Join(pts, " "), html.EscapeString(s.name))
 	}
-	// legend
-	ly := top + 6
-	if c.legendBottom {
-		named := 0
-		for _, s := range c.series {
-			if s.name != "" {
-				named++
+	// The legend: a column right of the plot rectangle, never over the data.
+	if legendW > 0 {
+		lx, ly := left+pw+legendGap, top+4
+		b.WriteString(`<g class="legend">`)
+		for i, s := range c.series {
+			if s.name == "" {
+				continue
 			}
+			col := s.colour
+			if col == "" {
+				col = colour(i)
+			}
+			if s.points {
+				r := math.Min(math.Max(s.radius, 2.2), 5)
+				fmt.Fprintf(&b, `<circle cx="%s" cy="%s" r="%s" fill="%s" fill-opacity="%s"/>`, num(lx+9), num(ly+4), num(r), col, opacity(s.opacity, 0.55))
+			} else {
+				w := math.Min(math.Max(s.width, 1.6), 3)
+				fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s"%s%s/>`,
+					num(lx), num(ly+4), num(lx+18), num(ly+4), col, num(w), dashAttr(s.dashed), strokeOpacity(s.opacity))
+			}
+			fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text>`, num(lx+24), num(ly+8), html.EscapeString(s.name))
+			ly += legendEntry
 		}
-		ly = top + ph - 8 - 14*float64(named)
-	}
-	for i, s := range c.series {
-		if s.name == "" {
-			continue
-		}
-		col := s.colour
-		if col == "" {
-			col = colour(i)
-		}
-		dash := ""
-		if s.dashed {
-			dash = ` stroke-dasharray="5 3"`
-		}
-		lx := left + pw - 170
-		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="2"%s/>`, num(lx), num(ly+4), num(lx+18), num(ly+4), col, dash)
-		fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text>`, num(lx+22), num(ly+8), html.EscapeString(s.name))
-		ly += 14
+		b.WriteString(`</g>`)
 	}
 	fmt.Fprintf(&b, `<text x="%s" y="%s" text-anchor="middle" font-size="12">%s</text>`, num(left+pw/2), num(c.height-8), html.EscapeString(c.xLabel))
 	fmt.Fprintf(&b, `<text x="14" y="%s" text-anchor="middle" font-size="12" transform="rotate(-90 14 %s)">%s</text>`, num(top+ph/2), num(top+ph/2), html.EscapeString(c.yLabel))
 	fmt.Fprintf(&b, `<text x="%s" y="16" text-anchor="middle" font-size="13" font-weight="bold">%s</text>`, num(left+pw/2), html.EscapeString(c.title))
 	b.WriteString(`</svg>`)
 	return b.String()
+}
+
+func dashAttr(dashed bool) string {
+	if dashed {
+		return ` stroke-dasharray="5 3"`
+	}
+	return ""
+}
+
+// opacity returns o, or def when o is 0 (unset).
+func opacity(o, def float64) string {
+	if o == 0 {
+		o = def
+	}
+	return strconv.FormatFloat(o, 'f', -1, 64)
+}
+
+func strokeOpacity(o float64) string {
+	if o == 0 || o >= 1 {
+		return ""
+	}
+	return ` stroke-opacity="` + opacity(o, 1) + `"`
 }
 
 // bar is one bar of a horizontal bar chart.

@@ -11,8 +11,10 @@
 //     log loss with the confusion matrix and ROC curves (one-vs-rest for
 //     several classes), or MSE, RMSE, MAE, R² with predicted against true
 //     values for regression;
-//   - learning curves [learning-curves]: training and validation loss per
-//     epoch of every restart, as recorded during fit;
+//   - learning curves [learning-curves]: training and validation loss at
+//     every validation check of every restart, as recorded during fit (per
+//     epoch, or per training step for fits with eval_every), the kept
+//     restart bold, the legend beside the plot;
 //   - the tree [tree]: the plain tree as SVG with thresholds in raw units
 //     (GRANDE: its globally most weighted trees);
 //   - feature importance [importance];
@@ -43,6 +45,7 @@ import (
 	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/safefile"
+	"github.com/gdt-ml/gdt/train"
 )
 
 // Config says what the report shows.
@@ -114,8 +117,9 @@ func Targets(t *model.Trained, tab *data.Table) ([]float64, error) {
 
 // page accumulates the HTML.
 type page struct {
-	b    strings.Builder
-	svgs int
+	b     strings.Builder
+	svgs  int
+	trees int // tree figures with SVG
 }
 
 func (p *page) w(format string, args ...any) { fmt.Fprintf(&p.b, format, args...) }
@@ -209,14 +213,33 @@ func Build(t *model.Trained, tab *data.Table, y []float64, cfg Config) ([]byte, 
 <script>//<![CDATA[
 (function () {
   var s = document.getElementById('gdt-status');
+  // centre a tree's scroll box on the tree's root node
+  function centreRoot(box) {
+    var root = box.querySelector('g.node[id$="-node0"]');
+    if (!root) { return; }
+    var r = root.getBoundingClientRect(), b = box.getBoundingClientRect();
+    box.scrollLeft += (r.left + r.width / 2) - (b.left + box.clientWidth / 2);
+  }
   try {
+    var boxes = document.querySelectorAll('.full-size');
+    for (var k = 0; k < boxes.length; k++) {
+      boxes[k].addEventListener('change', function (ev) {
+        centreRoot(ev.target.parentNode.querySelector('.tree-scroll'));
+      });
+    }
     var svgs = document.querySelectorAll('svg'), empty = 0;
     for (var i = 0; i < svgs.length; i++) {
       var r = svgs[i].getBoundingClientRect();
       if (!(r.width > 0) || !(r.height > 0)) { empty++; }
     }
-    s.setAttribute('data-status', empty === 0 ? 'rendered' : 'empty-figures');
-    s.textContent = 'report rendered: ' + svgs.length + ' figures, ' + empty + ' empty';
+    // every tree's root must be in view horizontally on load
+    var roots = document.querySelectorAll('svg g.node[id$="-node0"]'), off = 0;
+    for (var j = 0; j < roots.length; j++) {
+      var q = roots[j].getBoundingClientRect();
+      if (q.left < 0 || q.right > window.innerWidth) { off++; }
+    }
+    s.setAttribute('data-status', empty > 0 ? 'empty-figures' : off > 0 ? 'root-off-screen' : 'rendered');
+    s.textContent = 'report rendered: ' + svgs.length + ' figures, ' + empty + ' empty; ' + roots.length + ' trees, ' + off + ' with the root off-screen at width ' + window.innerWidth;
   } catch (e) {
     s.setAttribute('data-status', 'error');
     s.textContent = 'error: ' + e;
@@ -238,6 +261,9 @@ table{border-collapse:collapse;font-size:13px;margin:6px 0}th,td{border:1px soli
 .note{color:#666;font-size:13px}.figure{overflow-x:auto;margin:8px 0;max-width:100%}.figures{display:flex;flex-wrap:wrap;gap:14px}
 pre{background:#f6f8fa;border:1px solid #e1e4e8;padding:8px;font-size:12px;overflow-x:auto}.kv td:first-child{font-weight:bold;background:#f8f9fb}
 .cm td{min-width:44px;text-align:center}footer{padding:12px 24px;color:#666;font-size:12px;border-top:1px solid #dde3ea}
+.tree-view{max-width:100%}.tree-view .figure{overflow:visible;margin:4px 0}.tree-scroll{overflow-x:auto;max-width:100%}
+.tree-scroll svg{display:block;width:100%;height:auto}.full-size{margin:0 6px 0 0}.full-size+label{font-size:12px;color:#23395d;cursor:pointer}
+.full-size:checked~.tree-scroll svg{width:var(--natural);max-width:none!important}.figures>.tree-view{flex:0 1 auto;min-width:0}
 `
 
 func fmtNum(v float64) string {
@@ -457,7 +483,7 @@ func metricsSection(p *page, t *model.Trained, proba *data.Matrix, y []float64) 
 		}
 		p.w(`</table>`)
 	}
-	c := &chart{title: "ROC curve", xLabel: "false positive rate", yLabel: "true positive rate", diagonal: true, fixed: true, xMax: 1, yMax: 1, width: 420, height: 380, legendBottom: true}
+	c := &chart{title: "ROC curve", xLabel: "false positive rate", yLabel: "true positive rate", diagonal: true, fixed: true, xMax: 1, yMax: 1, width: 420, height: 380}
 	classes := []int{1}
 	if t.Task == data.Multiclass {
 		classes = make([]int, C)
@@ -516,53 +542,149 @@ func learningSection(p *page, t *model.Trained, plain *export.Plain) {
 		p.w(`<p class="note">not recorded: this model file holds no per-epoch losses.</p></section>`)
 		return
 	}
-	p.w(`<p>Mean training loss and validation loss after every epoch of every restart; the kept restart is drawn bold, its best epoch marked.</p>`)
-	c := &chart{title: "loss per epoch", xLabel: "epoch", yLabel: "loss", width: 640, height: 360}
-	for r, run := range plain.Runs {
-		xs := make([]float64, len(run.History))
-		tr := make([]float64, len(run.History))
-		va := make([]float64, len(run.History))
-		for e, h := range run.History {
-			xs[e], tr[e], va[e] = float64(e+1), h.TrainLoss, h.ValidLoss
-		}
-		w := 1.0
-		label := ""
-		if r == plain.BestRun {
-			w, label = 2.4, " (kept)"
-		}
-		c.series = append(c.series,
-			series{name: fmt.Sprintf("restart %d training%s", r+1, label), x: xs, y: tr, colour: colour(2 * r), width: w},
-			series{name: fmt.Sprintf("restart %d validation%s", r+1, label), x: xs, y: va, colour: colour(2*r + 1), width: w, dashed: true})
-	}
-	if b := plain.BestRun; b >= 0 && b < len(plain.Runs) && plain.Runs[b].BestEpoch > 0 {
-		run := plain.Runs[b]
-		c.series = append(c.series, series{name: fmt.Sprintf("best epoch %d", run.BestEpoch), x: []float64{float64(run.BestEpoch)},
-			y: []float64{run.History[min(run.BestEpoch, len(run.History))-1].ValidLoss}, colour: "#000000", points: true, radius: 4.5})
-	}
-	if len(c.series) > 12 {
-		// legend space: keep the kept run's names only
-		for i := range c.series {
-			if !strings.Contains(c.series[i].name, "(kept)") && !strings.HasPrefix(c.series[i].name, "best epoch") {
-				c.series[i].name = ""
-			}
-		}
-	}
+	c, about := learningChart(plain.Runs, plain.BestRun)
+	p.w(`<p>%s</p>`, esc(about))
 	p.svg(c.svg())
-	p.w(`<table><tr><th>restart</th><th>epochs</th><th>best epoch</th><th>best validation loss</th><th>stopped early</th><th>seconds</th></tr>`)
+	bySteps := c.xLabel != "epoch"
+	p.w(`<table><tr><th>restart</th><th>epochs</th>`)
+	if bySteps {
+		p.w(`<th>validation checks</th><th>best check: step</th><th>(in epoch)</th>`)
+	} else {
+		p.w(`<th>best epoch</th>`)
+	}
+	p.w(`<th>best validation loss</th><th>stopped early</th><th>seconds</th></tr>`)
 	for r, run := range plain.Runs {
-		p.w(`<tr><td>%d</td><td class="num">%d</td><td class="num">%d</td><td class="num">%s</td><td>%v</td><td class="num">%.2f</td></tr>`,
-			r+1, run.Epochs, run.BestEpoch, fmtNum(run.BestLoss), run.Stopped, run.Seconds)
+		name := strconv.Itoa(r + 1)
+		if r == plain.BestRun {
+			name += " (kept)"
+		}
+		p.w(`<tr><td>%s</td><td class="num">%d</td>`, name, run.Epochs)
+		if bySteps {
+			p.w(`<td class="num">%d</td><td class="num">%d</td><td class="num">%d</td>`, len(run.History), run.BestStep, run.BestEpoch)
+		} else {
+			p.w(`<td class="num">%d</td>`, run.BestEpoch)
+		}
+		p.w(`<td class="num">%s</td><td>%v</td><td class="num">%.2f</td></tr>`, fmtNum(run.BestLoss), run.Stopped, run.Seconds)
 	}
 	p.w(`</table></section>`)
 }
 
-// treeFigure renders a tree view as SVG, or as text when it is large.
-func treeFigure(p *page, v *interpret.View, maxNodes int) {
-	if v.Tree.NumNodes() > maxNodes {
-		p.w(`<p class="note">The tree has %d nodes; shown as text (the SVG is drawn up to %d nodes).</p><pre>%s</pre>`, v.Tree.NumNodes(), maxNodes, esc(v.Text()))
+// learningChart draws the recorded validation checks of every restart:
+// the kept restart bold, the others faint in the same colours (training
+// solid, validation dashed), the kept restart's best check marked. The x
+// axis is what train.Epoch records: the epoch, or — for fits that check
+// the validation loss every so many steps (train.Config.EvalEvery, e.g.
+// grande-fast) — the training step of the check. It returns the chart and
+// a sentence saying what it plots.
+func learningChart(runs []train.RunReport, kept int) (*chart, string) {
+	every := 0 // steps between checks; 0: checks at epoch ends
+	for _, run := range runs {
+		if len(run.History) > 0 && run.History[0].Step > 0 {
+			every = run.History[0].Step
+			break
+		}
+	}
+	c := &chart{title: "loss per epoch", xLabel: "epoch", yLabel: "loss", width: 640, height: 360}
+	about := "Mean training loss and validation loss after every epoch of every restart. "
+	if every > 0 {
+		c.title = "loss at each validation check"
+		c.xLabel = fmt.Sprintf("training step (minibatches across epochs; validation checked every %d steps)", every)
+		about = fmt.Sprintf("This fit checks the validation loss every %d training steps (eval_every), not at epoch ends: "+
+			"each point is one check, at its training step, with the mean training loss of the steps since the previous check. ", every)
+	}
+	if len(runs) > 1 {
+		about += fmt.Sprintf("The kept restart (%d of %d, the lowest best validation loss) is drawn bold, the others faint; ", kept+1, len(runs))
+	} else {
+		about += "The kept run is drawn bold; "
+	}
+	if every > 0 {
+		about += "the marker is its best check (lowest validation loss)."
+	} else {
+		about += "the marker is its best epoch (lowest validation loss)."
+	}
+	curve := func(run train.RunReport) (xs, tr, va []float64) {
+		for e, h := range run.History {
+			x := float64(e + 1)
+			if every > 0 {
+				x = float64(h.Step)
+			}
+			xs, tr, va = append(xs, x), append(tr, h.TrainLoss), append(va, h.ValidLoss)
+		}
 		return
 	}
-	p.svg(string(v.SVG()))
+	trainCol, validCol := colour(0), colour(1)
+	if kept >= 0 && kept < len(runs) {
+		run := runs[kept]
+		xs, tr, va := curve(run)
+		c.series = append(c.series,
+			series{name: fmt.Sprintf("training, restart %d (kept)", kept+1), x: xs, y: tr, colour: trainCol, width: 2.4},
+			series{name: fmt.Sprintf("validation, restart %d (kept)", kept+1), x: xs, y: va, colour: validCol, width: 2.4, dashed: true})
+		for e, h := range run.History {
+			best := e+1 == run.BestEpoch
+			name := fmt.Sprintf("best epoch %d", run.BestEpoch)
+			if every > 0 {
+				best = h.Step == run.BestStep
+				name = fmt.Sprintf("best check: step %d", run.BestStep)
+			}
+			if best && run.BestEpoch > 0 {
+				c.series = append(c.series, series{name: name, x: xs[e : e+1], y: va[e : e+1], colour: "#000000", points: true, radius: 4.5, opacity: 1})
+				break
+			}
+		}
+	}
+	namedFaint := false
+	for r, run := range runs {
+		if r == kept {
+			continue
+		}
+		xs, tr, va := curve(run)
+		nt, nv := "", ""
+		if !namedFaint {
+			nt, nv, namedFaint = "training, other restarts", "validation, other restarts", true
+		}
+		c.series = append(c.series,
+			series{name: nt, x: xs, y: tr, colour: trainCol, width: 1, opacity: 0.25},
+			series{name: nv, x: xs, y: va, colour: validCol, width: 1, opacity: 0.25, dashed: true})
+	}
+	return c, about
+}
+
+// treeFigure writes a tree view under its heading (HTML) as SVG fitted to
+// the page width, or as text when it is large. See fitTree.
+func treeFigure(p *page, v *interpret.View, maxNodes int, heading string) {
+	if v.Tree.NumNodes() > maxNodes {
+		p.w(`<div class="tree-view">%s<p class="note">The tree has %d nodes; shown as text (the SVG is drawn up to %d nodes).</p><pre>%s</pre></div>`, heading, v.Tree.NumNodes(), maxNodes, esc(v.Text()))
+		return
+	}
+	doc, width := fitTree(string(v.SVG()))
+	p.trees++
+	p.w(`<div class="tree-view" style="flex-basis:%spx">%s`, num(width), heading)
+	if width > fitWidth {
+		p.w(`<input type="checkbox" class="full-size" id="tree-full-%d"/><label for="tree-full-%d">show at full size (scroll sideways; opens on the root)</label>`, p.trees, p.trees)
+	}
+	p.w(`<div class="tree-scroll">`)
+	p.svg(doc)
+	p.w(`</div></div>`)
+}
+
+// fitWidth is about the narrowest content width of the page at a 1280 px
+// window (main is at most 1200 px wide less its padding): wider trees are
+// scaled down to fit and get a full-size switch.
+const fitWidth = 1150
+
+var svgSize = regexp.MustCompile(`<svg([^>]*?) width="([0-9.]+)" height="([0-9.]+)"`)
+
+// fitTree makes a tree SVG scale to the width of its container, never
+// beyond its natural width (style max-width): the whole tree, its root
+// included, is in view on load whatever its width, with the aspect ratio
+// of its viewBox. It returns the SVG and its natural width.
+func fitTree(doc string) (string, float64) {
+	m := svgSize.FindStringSubmatchIndex(doc)
+	if m == nil {
+		return doc, 0
+	}
+	w, _ := strconv.ParseFloat(doc[m[4]:m[5]], 64)
+	return doc[:m[0]] + `<svg` + doc[m[2]:m[3]] + ` width="100%" style="max-width:` + doc[m[4]:m[5]] + `px;--natural:` + doc[m[4]:m[5]] + `px"` + doc[m[1]:], w
 }
 
 func treeSection(p *page, plain *export.Plain, cfg Config) error {
@@ -575,7 +697,7 @@ func treeSection(p *page, plain *export.Plain, cfg Config) error {
 		}
 		in, lv := v.Tree.Size()
 		p.w(`<p>%d internal nodes, %d leaves, depth %d. A row goes to the “True” branch when the condition holds; thresholds are in raw units.</p>`, in, lv, v.Tree.Depth())
-		treeFigure(p, v, cfg.MaxTreeNodes)
+		treeFigure(p, v, cfg.MaxTreeNodes, "")
 		p.w(`</section>`)
 		return nil
 	}
@@ -589,8 +711,7 @@ func treeSection(p *page, plain *export.Plain, cfg Config) error {
 		if err != nil {
 			return fmt.Errorf("report: tree %d: %w", g.Index, err)
 		}
-		p.w(`<h3>Tree %d: mean weight %.1f %%</h3>`, g.Index, 100*g.MeanWeight)
-		treeFigure(p, v, cfg.MaxTreeNodes)
+		treeFigure(p, v, cfg.MaxTreeNodes, fmt.Sprintf(`<h3>Tree %d: mean weight %.1f %%</h3>`, g.Index, 100*g.MeanWeight))
 	}
 	p.w(`</section>`)
 	return nil
@@ -680,7 +801,7 @@ func explainSection(p *page, t *model.Trained, plain *export.Plain, tab *data.Ta
 				}
 			}
 			p.w(`<p>Decision path: %s → %s</p>`, esc(strings.Join(steps, " → ")), esc(v.LeafText(path[len(path)-1])))
-			treeFigure(p, v, cfg.MaxTreeNodes)
+			treeFigure(p, v, cfg.MaxTreeNodes, "")
 			continue
 		}
 		ex, err := interpret.ExplainEnsemble(plain.Ensemble, x, interpret.ExplainConfig{TopK: cfg.TopK, TrainX: X.Data, Rows: X.Rows})
@@ -694,9 +815,7 @@ func explainSection(p *page, t *model.Trained, plain *export.Plain, tab *data.Ta
 			if err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
-			p.w(`<div><h3>Tree %d: weight %.1f %%, this row: %s</h3>`, est.Index, 100*est.Share, esc(v.LeafText(est.Leaf)))
-			treeFigure(p, v, cfg.MaxTreeNodes)
-			p.w(`</div>`)
+			treeFigure(p, v, cfg.MaxTreeNodes, fmt.Sprintf(`<h3>Tree %d: weight %.1f %%, this row: %s</h3>`, est.Index, 100*est.Share, esc(v.LeafText(est.Leaf))))
 		}
 		p.w(`</div>`)
 		if txt, err := ex.Text(plain.ViewOptions()); err == nil {
