@@ -615,7 +615,11 @@ func (ws *Workspace) accumulateNodes(e, jlo, jhi int, s *scratch) {
 		return
 	}
 	if k.cfg.Fast {
-		ws.accumulateLevelsFast(e, jlo, jhi, s)
+		if jlo == 0 && jhi == d && ws.vecScatter() {
+			ws.accumulateTreeVec(e, s)
+		} else {
+			ws.accumulateLevelsFast(e, jlo, jhi, s)
+		}
 		return
 	}
 	s.supp = growInt32(s.supp, ne)

@@ -1,6 +1,9 @@
 package tree
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // The vector pass of a tree's per-sample backward quantities: for trees of
 // depth ≤ 5 with one output, instance-wise leaf weights and the softsign
@@ -80,4 +83,59 @@ func (ws *Workspace) treeDeltasVec(e int, g, td []float64) {
 	args.nodeLo, args.nodeHi = lanes(ni)
 	args.leafLo, args.leafHi = lanes(L)
 	treeDeltasAVX512(&args)
+}
+
+// scatterArgs is the argument block of scatterTreeAVX512 (the offsets of
+// its fields are part of the assembly).
+type scatterArgs struct {
+	td     *float64 // [d][B] δ
+	leaf   *int32   // [B] reached leaf
+	x      *float32 // [B][n]
+	acc    *float32 // [I][stride] node rows Σ float32(δ)·x, zeroed
+	D      *float64 // [I] node sums Σδ, zeroed
+	n, d   int
+	b      int
+	stride int    // floats per row of acc, a multiple of sixteen
+	nv     int    // vectors of a row of x (1 … 4)
+	tail   uint64 // lanes of the last
+}
+
+var _ = [1]struct{}{}[unsafe.Offsetof(scatterArgs{}.tail)-80] // the assembly's offsets
+
+// accumulateTreeVec is accumulateLevelsFast for all depths of tree e when
+// treeDeltasVec wrote its δ (depth-major) and the accumulator rows hold
+// every input feature (n ≤ 64): scatterTreeAVX512 forms every node's Σδ
+// and Σ float32(δ)·x over its samples in sample order (the sums of
+// accumulateLevelsFast, the same bits), then nodeGradFast finishes every
+// node with a sample of non-zero δ.
+func (ws *Workspace) accumulateTreeVec(e int, s *scratch) {
+	k := ws.k
+	B, n, ni := ws.b, k.n, k.ni
+	stride := (n + fastLanes - 1) &^ (fastLanes - 1)
+	s.fAcc = growFloat32(s.fAcc, ni*stride)
+	acc := s.fAcc[:ni*stride]
+	clear(acc)
+	s.fD = growFloat64(s.fD, ni)
+	D := s.fD[:ni]
+	clear(D)
+	td := ws.treeDelta(e, s)
+	// the bounds the assembly relies on (leaves below 2^d: Forward)
+	_, _, _ = td[k.d*B-1], ws.leaf[(e+1)*B-1], ws.x[B*n-1]
+	nv, tail := vecTail(n)
+	args := scatterArgs{td: &td[0], leaf: &ws.leaf[e*B], x: &ws.x[0], acc: &acc[0], D: &D[0],
+		n: n, d: k.d, b: B, stride: stride, nv: nv, tail: uint64(tail)}
+	touched := scatterTreeAVX512(&args)
+	base := e * ni
+	feat := k.feat[e*k.ne : (e+1)*k.ne]
+	for m := touched; m != 0; m &= m - 1 {
+		node := bits.TrailingZeros64(m)
+		ws.nodeGradFast(base+node, D[node], acc[node*stride:node*stride+n], feat, s)
+	}
+}
+
+// vecScatter reports whether accumulateTreeVec takes tree e's node
+// gradients (δ from treeDeltasVec, rows of every input feature).
+func (ws *Workspace) vecScatter() bool {
+	k := ws.k
+	return ws.vecDeltas() && k.n <= 64 && !(k.n > 2*k.ne+16)
 }

@@ -13,3 +13,10 @@ var haveDeltasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasA
 //
 //go:noescape
 func treeDeltasAVX512(p *deltaArgs)
+
+// scatterTreeAVX512 forms a tree's node sums (see scatterArgs and
+// accumulateTreeVec) and returns the mask of the nodes with a sample of
+// non-zero δ.
+//
+//go:noescape
+func scatterTreeAVX512(p *scatterArgs) uint64

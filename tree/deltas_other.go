@@ -5,3 +5,5 @@ package tree
 const haveDeltasAVX512 = false
 
 func treeDeltasAVX512(*deltaArgs) { panic("tree: no AVX-512") }
+
+func scatterTreeAVX512(*scatterArgs) uint64 { panic("tree: no AVX-512") }

@@ -366,6 +366,14 @@ func scatterRowsGo(acc []float32, width int, x []float32, xo, no []int32, dl []f
 	}
 }
 
+// vecTail returns the number of sixteen-lane vectors of a row of n ≥ 1
+// columns and the lane mask of the last.
+func vecTail(n int) (nv int, tail uint32) {
+	nv = (n + fastLanes - 1) / fastLanes
+	r := n - (nv-1)*fastLanes
+	return nv, uint32(1)<<uint(r) - 1
+}
+
 // growFloat32 is growFloat64 for float32.
 func growFloat32(v []float32, n int) []float32 {
 	if n <= cap(v) {

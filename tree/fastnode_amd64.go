@@ -73,13 +73,6 @@ func prefetchNodeRows(z, t []float32, rows []int32, ne int) {
 	prefetchRows(&z[0], &t[0], &rows[0], len(rows), ne)
 }
 
-// vecTail returns the number of sixteen-lane vectors of a row of n ≥ 1
-// columns and the lane mask of the last.
-func vecTail(n int) (nv int, tail uint32) {
-	nv = (n + fastLanes - 1) / fastLanes
-	r := n - (nv-1)*fastLanes
-	return nv, uint32(1)<<uint(r) - 1
-}
 
 func fastRowStats(z []float32, m, tau float32) (s1, s2 float32, cnt int, amin float32) {
 	if !haveFastAVX512 || len(z) == 0 {
