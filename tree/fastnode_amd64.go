@@ -73,7 +73,6 @@ func prefetchNodeRows(z, t []float32, rows []int32, ne int) {
 	prefetchRows(&z[0], &t[0], &rows[0], len(rows), ne)
 }
 
-
 func fastRowStats(z []float32, m, tau float32) (s1, s2 float32, cnt int, amin float32) {
 	if !haveFastAVX512 || len(z) == 0 {
 		return rowStatsGo(z, m, tau)
