@@ -1,6 +1,9 @@
 package serve
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"testing"
 )
 
@@ -22,9 +25,29 @@ func FuzzPredictBody(f *testing.F) {
 	}
 	m := s.slots["m"].cur.Load()
 	f.Fuzz(func(t *testing.T, body []byte) {
-		resp, err := s.predict(m, body)
-		if err == nil && resp == nil {
+		// the fast split of the common body agrees with the decoder
+		if rows, explain, ok := splitRequest(body); ok {
+			var req PredictRequest
+			if err := json.Unmarshal(body, &req); err != nil {
+				t.Fatalf("split a body the decoder rejects (%v)", err)
+			}
+			if explain != req.Explain || len(rows) != len(req.Rows) {
+				t.Fatalf("split: explain %v, %d rows; decoder: %v, %d rows", explain, len(rows), req.Explain, len(req.Rows))
+			}
+			for i := range rows {
+				if !bytes.Equal(rows[i], req.Rows[i]) {
+					t.Fatalf("row %d: split %s, decoder %s", i, rows[i], req.Rows[i])
+				}
+			}
+		}
+		pr, err := s.prepare(m, body)
+		if err == nil && pr == nil {
 			t.Fatal("no answer and no error")
+		}
+		if err == nil {
+			if err := s.stream(io.Discard, "m", pr); err != nil {
+				t.Fatalf("writing the answer: %v", err)
+			}
 		}
 	})
 }

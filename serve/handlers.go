@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/gdt-ml/gdt/data"
-	"github.com/gdt-ml/gdt/model"
 )
 
 // PredictRequest is the body of POST /v1/models/{name}/predict.
@@ -105,7 +104,7 @@ func (s *Server) routes() {
 		writeError(w, &inputError{status: http.StatusNotFound, row: -1,
 			msg: fmt.Sprintf("no endpoint %s %s: use GET /healthz, GET /v1/models, GET /v1/models/{name}, POST /v1/models/{name}/predict", r.Method, r.URL.Path)})
 	})
-	s.mux = mux
+	s.mux = s.recoverPanics(mux)
 }
 
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) (*slot, bool) {
@@ -132,19 +131,19 @@ func (s *Server) handlePredict(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	m := sl.cur.Load() // this request uses this model even if a reload swaps it
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes))
-	if err != nil {
-		var mb *http.MaxBytesError
-		if errors.As(err, &mb) {
-			writeError(w, &inputError{status: http.StatusRequestEntityTooLarge, row: -1,
-				msg: fmt.Sprintf("request body exceeds %d bytes: send fewer rows per request", mb.Limit)})
-			return
-		}
-		writeError(w, &inputError{status: http.StatusBadRequest, row: -1, msg: "reading the request body: " + err.Error()})
+	if !s.work.acquire(r.Context(), s.cfg.QueueWait) {
+		s.busy(w)
 		return
 	}
-	resp, err := s.predict(m, body)
+	defer s.work.release()
+	m := sl.cur.Load() // this request uses this model even if a reload swaps it
+	body, err := s.readBody(w, r)
+	if err != nil {
+		writeError(w, err.(*inputError))
+		return
+	}
+	pr, err := s.prepare(m, body)
+	body = nil // the rows live on in pr's table; let the collector have the text
 	if err != nil {
 		var ie *inputError
 		if errors.As(err, &ie) {
@@ -155,74 +154,109 @@ func (s *Server) handlePredict(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &inputError{status: http.StatusInternalServerError, row: -1, msg: err.Error()})
 		return
 	}
-	resp.Model = sl.name
-	writeJSON(w, http.StatusOK, resp)
+	hook("parsed")
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	out := &deadlineWriter{w: w, rc: http.NewResponseController(w), timeout: s.cfg.WriteTimeout}
+	if err := s.stream(out, sl.name, pr); err != nil {
+		// the status is sent: cut the connection so the client sees a
+		// truncated answer, not a complete-looking one
+		s.cfg.Logf("serve: model %s: writing the answer: %v", sl.name, err)
+		panic(http.ErrAbortHandler)
+	}
 }
 
-// predict answers one request body with model m.
-func (s *Server) predict(m *loaded, body []byte) (*PredictResponse, error) {
+// readBody reads the request body, at most Config.MaxBodyBytes, into a
+// buffer sized once from Content-Length when the client sent it.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	rd := http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+	var body []byte
+	var err error
+	if n := r.ContentLength; n > 0 && n <= s.cfg.MaxBodyBytes {
+		body = make([]byte, n)
+		if _, err = io.ReadFull(rd, body); err == nil {
+			var one [1]byte
+			if k, _ := rd.Read(one[:]); k > 0 {
+				err = errors.New("the body is longer than its Content-Length")
+			}
+		}
+	} else {
+		body, err = io.ReadAll(rd)
+	}
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return nil, &inputError{status: http.StatusRequestEntityTooLarge, row: -1,
+				msg: fmt.Sprintf("request body exceeds %d bytes: send fewer rows per request (gdt serve --max-body raises the limit)", mb.Limit)}
+		}
+		return nil, &inputError{status: http.StatusBadRequest, row: -1, msg: "reading the request body: " + err.Error()}
+	}
+	return body, nil
+}
+
+// decodeRequest returns the rows (raw JSON objects) and the explain flag
+// of a request body. The common body — an object with just "rows" (an
+// array) and "explain" (a boolean) — is checked by json.Valid and split in
+// place, its rows slices of body; anything else goes through
+// encoding/json's decoder, which gives the error messages (with line and
+// column) and the decoder's rules (e.g. case-insensitive keys).
+func decodeRequest(body []byte) ([]json.RawMessage, bool, error) {
+	if rows, explain, ok := splitRequest(body); ok {
+		return rows, explain, nil
+	}
 	var req PredictRequest
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return nil, &inputError{status: http.StatusBadRequest, row: -1, msg: jsonError(body, err)}
+		return nil, false, &inputError{status: http.StatusBadRequest, row: -1, msg: jsonError(body, err)}
 	}
 	if dec.More() {
-		return nil, &inputError{status: http.StatusBadRequest, row: -1, msg: "request: unexpected data after the JSON object"}
+		return nil, false, &inputError{status: http.StatusBadRequest, row: -1, msg: "request: unexpected data after the JSON object"}
 	}
-	if len(req.Rows) == 0 {
-		return nil, &inputError{status: http.StatusBadRequest, row: -1, msg: `request: "rows" is missing or empty: expected {"rows": [{feature: value, …}, …]}`}
+	return req.Rows, req.Explain, nil
+}
+
+// splitRequest is decodeRequest's fast path: ok is false unless body is
+// valid JSON, an object whose keys are exactly "rows" (an array) and
+// "explain" (true or false).
+func splitRequest(body []byte) (rows []json.RawMessage, explain, ok bool) {
+	b := bytes.TrimSpace(body)
+	if len(b) == 0 || b[0] != '{' || !json.Valid(b) {
+		return nil, false, false
 	}
-	if len(req.Rows) > s.cfg.MaxRows {
-		return nil, &inputError{status: http.StatusRequestEntityTooLarge, row: -1, msg: fmt.Sprintf("request has %d rows: at most %d per request", len(req.Rows), s.cfg.MaxRows)}
-	}
-	if req.Explain && m.info.Explain == "" {
-		return nil, &inputError{status: http.StatusBadRequest, row: -1, msg: fmt.Sprintf("%s models give no explanations: send \"explain\": false", m.info.Kind)}
-	}
-	tab, warnings, err := m.table(req.Rows)
-	if err != nil {
-		return nil, err
-	}
-	x, p, err := m.predict(tab)
-	if err != nil {
-		return nil, err
-	}
-	t := m.t
-	resp := &PredictResponse{Kind: m.info.Kind, Task: m.info.Task, Warnings: warnings,
-		Predictions: make([]any, p.Rows)}
-	if t.Task != data.Regression {
-		resp.Classes = t.Classes
-		resp.Probabilities = make([][]Float32, p.Rows)
-		flat := make([]Float32, len(p.Data))
-		for i, v := range p.Data {
-			flat[i] = Float32(v)
+	ok = true
+	scanObject(b, func(key []byte, escaped bool, val []byte) {
+		switch {
+		case !ok:
+		case string(key) == `"rows"` && len(val) > 0 && val[0] == '[':
+			rows = rows[:0]
+			scanArray(val, func(v []byte) { rows = append(rows, v) })
+		case string(key) == `"explain"` && (string(val) == "true" || string(val) == "false"):
+			explain = string(val) == "true"
+		default:
+			ok = false
 		}
-		for i := range resp.Probabilities {
-			resp.Probabilities[i] = flat[i*p.Cols : (i+1)*p.Cols]
+	})
+	return rows, explain, ok
+}
+
+// scanArray calls visit for every element of the JSON array b, which must
+// be valid JSON.
+func scanArray(b []byte, visit func(v []byte)) {
+	i := 1 // after '['
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] == ']' {
+			return
 		}
-	}
-	for i, v := range model.Decide(t.Task, p) {
-		if t.Task == data.Regression {
-			resp.Predictions[i] = Float32(v)
+		if b[i] == ',' {
+			i++
 			continue
 		}
-		label := strconv.Itoa(int(v))
-		if int(v) < len(t.Classes) {
-			label = t.Classes[int(v)]
-		}
-		resp.Predictions[i] = label
+		end := endOfValue(b, i)
+		visit(b[i:end])
+		i = end
 	}
-	if req.Explain {
-		resp.Explanations = make([]*Explanation, p.Rows)
-		for i := range resp.Explanations {
-			ex, err := m.explain(tab, i, x.Row(i), s.cfg.TopK)
-			if err != nil {
-				return nil, err
-			}
-			resp.Explanations[i] = ex
-		}
-	}
-	return resp, nil
 }
 
 // jsonError turns a decoding error into a message with the position.

@@ -192,28 +192,23 @@ type Explanation struct {
 	Covered    float64     `json:"covered,omitempty"`
 }
 
-// explain explains row i (model space x) of tab.
-func (m *loaded) explain(tab *data.Table, i int, x []float32, topK int) (*Explanation, error) {
-	switch {
-	case m.view != nil:
-		t := m.view.Tree
-		path, err := t.PathOf(x)
-		if err != nil {
-			return nil, err
-		}
-		ex := &Explanation{Type: "path"}
-		for k, node := range path[:len(path)-1] {
-			c := m.view.Conditions[node]
-			ex.Path = append(ex.Path, m.step(tab, i, node, c, t.Nodes[node].Left == path[k+1]))
-		}
-		leaf := path[len(path)-1]
-		l := leafOut(leaf, m.view.Outcomes[leaf])
-		ex.Leaf = &l
-		return ex, nil
-	case m.plain != nil && m.plain.Ensemble != nil:
-		return m.explainEnsemble(tab, i, x, topK)
+// explainPath explains row i (model space x) of tab by its decision path
+// through the single tree of m.
+func (m *loaded) explainPath(tab *data.Table, i int, x []float32) (*Explanation, error) {
+	t := m.view.Tree
+	path, err := t.PathOf(x)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%s models give no explanation", m.t.Spec.Kind)
+	ex := &Explanation{Type: "path"}
+	for k, node := range path[:len(path)-1] {
+		c := m.view.Conditions[node]
+		ex.Path = append(ex.Path, m.step(tab, i, node, c, t.Nodes[node].Left == path[k+1]))
+	}
+	leaf := path[len(path)-1]
+	l := leafOut(leaf, m.view.Outcomes[leaf])
+	ex.Leaf = &l
+	return ex, nil
 }
 
 func (m *loaded) step(tab *data.Table, i, node int, c interpret.Condition, left bool) Step {
@@ -237,22 +232,28 @@ func leafOut(node int, o interpret.Outcome) Leaf {
 
 // explainEnsemble reports GRANDE's topK trees by instance-wise weight
 // a(x) (computed from the flat trees with the model's operations,
-// export.Plain.Shares) with their paths.
-func (m *loaded) explainEnsemble(tab *data.Table, i int, x []float32, topK int) (*Explanation, error) {
-	p := m.plain
-	f := p.Ensemble
-	top, err := p.TopTrees(x, topK)
-	if err != nil {
+// ensemble.Ensemble.Shares) with their paths.
+func (e *explainer) explainEnsemble(tab *data.Table, i int, x []float32) (*Explanation, error) {
+	m := e.m
+	f := m.plain.Ensemble
+	if e.shares == nil {
+		e.shares = make([]float64, f.Trees())
+	}
+	if len(x) != m.plain.Features {
+		return nil, fmt.Errorf("a row of %d values for %d features", len(x), m.plain.Features)
+	}
+	if err := f.Shares(x, e.shares); err != nil {
 		return nil, err
 	}
+	e.top = topTrees(e.shares, e.topK, e.top[:0])
 	ex := &Explanation{Type: "ensemble", Trees: f.Trees()}
-	for _, ts := range top {
-		e := ts.Index
-		est := Estimator{Index: e, Share: ts.Share}
-		r := int(f.Roots[e])
-		path := f.Path(e, x)
+	for _, t := range e.top {
+		share := e.shares[t]
+		est := Estimator{Index: t, Share: share}
+		r := int(f.Roots[t])
+		path := f.Path(t, x)
 		for k, n := range path[:len(path)-1] {
-			c, err := m.condition(e, n-r, int(f.Feature[n]), f.Threshold[n])
+			c, err := m.condition(t, n-r, int(f.Feature[n]), f.Threshold[n])
 			if err != nil {
 				return nil, err
 			}
@@ -260,11 +261,36 @@ func (m *loaded) explainEnsemble(tab *data.Table, i int, x []float32, topK int) 
 		}
 		leaf := path[len(path)-1]
 		est.Leaf = leafOut(leaf-r, m.opts.Outcome(f.LeafValue(leaf)))
-		est.Weight = f.Weight(e, leaf)
+		est.Weight = f.Weight(t, leaf)
 		ex.Estimators = append(ex.Estimators, est)
-		ex.Covered += ts.Share
+		ex.Covered += share
 	}
 	return ex, nil
+}
+
+// topTrees appends to top the indices of the k largest shares, largest
+// first, ties by lower index first (the order of a stable sort, as
+// export.Plain.TopTrees), in O(len(a)·k) without sorting every tree.
+func topTrees(a []float64, k int, top []int) []int {
+	k = min(k, len(a))
+	if k <= 0 {
+		return top
+	}
+	for t, v := range a {
+		if len(top) == k && !(v > a[top[k-1]]) {
+			continue
+		}
+		j := len(top)
+		for j > 0 && v > a[top[j-1]] {
+			j--
+		}
+		if len(top) < k {
+			top = append(top, 0)
+		}
+		copy(top[j+1:], top[j:len(top)-1])
+		top[j] = t
+	}
+	return top
 }
 
 // condition returns (and caches) the raw-unit condition of node i of

@@ -53,6 +53,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -68,6 +69,20 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxRows limits the rows of one request [100,000].
 	MaxRows int
+	// MaxExplainRows limits the rows of one request with "explain": true
+	// [10,000]: an explanation costs far more time and answer bytes than
+	// a prediction (a GRANDE explanation is about 2 KB of JSON per row).
+	MaxExplainRows int
+	// MaxConcurrent bounds the predict requests that work at the same
+	// time [2 × GOMAXPROCS, at least 4]: one request's prediction already
+	// uses every core, so more slots buy no throughput, only memory (each
+	// working request holds its body and its rows in table and model
+	// space; answers are streamed).
+	MaxConcurrent int
+	// QueueWait is how long a predict request waits for a free slot
+	// before it is answered 503 with Retry-After [1 s]; a negative value
+	// answers 503 at once.
+	QueueWait time.Duration
 	// ReadTimeout, WriteTimeout and IdleTimeout are the HTTP server's
 	// timeouts [30 s, 60 s, 120 s].
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
@@ -88,6 +103,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxRows <= 0 {
 		c.MaxRows = 100000
+	}
+	if c.MaxExplainRows <= 0 {
+		c.MaxExplainRows = 10000
+	}
+	if c.MaxConcurrent <= 0 {
+		c.MaxConcurrent = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	if c.QueueWait == 0 {
+		c.QueueWait = time.Second
 	}
 	if c.ReadTimeout <= 0 {
 		c.ReadTimeout = 30 * time.Second
@@ -118,7 +142,8 @@ type Server struct {
 	cfg   Config
 	slots map[string]*slot
 	names []string
-	mux   *http.ServeMux
+	mux   http.Handler
+	work  slots // predict requests at work
 }
 
 // slot is one named model whose file may be reloaded.
@@ -142,6 +167,7 @@ func New(cfg Config, specs ...string) (*Server, error) {
 		return nil, errors.New("serve: no model files given")
 	}
 	s := &Server{cfg: cfg.withDefaults(), slots: map[string]*slot{}}
+	s.work = make(slots, s.cfg.MaxConcurrent)
 	for _, spec := range specs {
 		name, path := modelName(spec)
 		if name == "" || strings.ContainsAny(name, "/ ") {
