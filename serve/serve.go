@@ -34,14 +34,29 @@
 //
 // # Operation
 //
-// Request bodies are limited (Config.MaxBodyBytes, 413 beyond), as is the
-// number of rows per request; the HTTP server has read, write and idle
-// timeouts. Model files are polled for changes (modification time and
-// size) and reloaded in the background; Reload does the same on demand
-// (gdt serve calls it on SIGHUP). A reloaded model replaces the old one
-// atomically: requests in flight finish with the model they started with,
-// and a file that fails to load leaves the old model serving. Run shuts
-// the server down gracefully when its context ends.
+// Request bodies are limited (Config.MaxBodyBytes, 413 beyond), as are
+// the rows per request (Config.MaxRows) and the rows per request with
+// explanations (Config.MaxExplainRows); the messages name the limit and
+// the gdt serve flag that raises it. At most Config.MaxConcurrent predict
+// requests work at once: a request takes a slot before it reads its body
+// and waits for one at most Config.QueueWait, then gets 503 with
+// Retry-After. Answers are streamed: the predictions, probabilities and
+// explanations are written row by row (explanations in chunks computed in
+// parallel) through a buffered writer, so a request's memory is its input
+// in table and model space, not its answer; the JSON is the same, byte for
+// byte, as encoding PredictResponse. Config.WriteTimeout bounds each stall
+// of a streamed answer (the deadline moves with every chunk written), so
+// a client that stops reading is cut off. A panic in a handler is logged
+// once with its stack and answered 500 with a JSON error (or, when the
+// answer has begun, the connection is cut); the server goes on.
+//
+// The HTTP server has read, write and idle timeouts. Model files are
+// polled for changes (modification time and size) and reloaded in the
+// background; Reload does the same on demand (gdt serve calls it on
+// SIGHUP). A reloaded model replaces the old one atomically: requests in
+// flight finish with the model they started with, and a file that fails to
+// load leaves the old model serving. Run shuts the server down gracefully
+// when its context ends.
 package serve
 
 import (
@@ -84,7 +99,8 @@ type Config struct {
 	// answers 503 at once.
 	QueueWait time.Duration
 	// ReadTimeout, WriteTimeout and IdleTimeout are the HTTP server's
-	// timeouts [30 s, 60 s, 120 s].
+	// timeouts [30 s, 60 s, 120 s]; for a streamed predict answer,
+	// WriteTimeout bounds the time between two writes of a chunk.
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// ShutdownTimeout bounds the graceful shutdown [15 s].
 	ShutdownTimeout time.Duration
