@@ -2,7 +2,7 @@
 # Peak memory of `gdt serve` under explain load (issue 20): N concurrent
 # requests of ROWS rows of UCI adult with "explain": true to a 2048-tree
 # depth-6 GRANDE; prints each request's status and wall time and the
-# server's peak RSS (VmHWM of /proc/PID/status).
+# server's peak RSS (VmHWM of /proc/PID/status) and CPU time.
 #
 #   scripts/serve-explain-rss.sh [N] [ROWS] [GDT_BINARY] [EXTRA SERVE FLAGS…]
 #                                (defaults: 4, 100000, gdt built from this checkout)
@@ -62,6 +62,9 @@ main() {
   status=0
   "$WORK/load" -url "$URL/v1/models/adult/predict" -csv "$DATA" -drop class -rows "$ROWS" -n "$N" -explain || status=$?
   echo "peak RSS of gdt serve (VmHWM): $(awk '/VmHWM/ {printf "%.0f MB", $2 / 1024}' /proc/$PID/status)"
+  # utime + stime (fields 14, 15 of /proc/PID/stat, in clock ticks): the
+  # server's CPU time, which the machine's load changes far less than wall time
+  echo "CPU time of gdt serve (user + system, model load included): $(awk -v hz="$(getconf CLK_TCK)" '{printf "%.1f s", ($14 + $15) / hz}' /proc/$PID/stat)"
   exit $status
 }
 main "$@"
