@@ -247,6 +247,10 @@ func (ws *Workspace) weightSums(lo, hi int) {
 	if k.mode == NoWeights || E <= 1 {
 		return
 	}
+	if ws.vecSums() {
+		ws.weightSumsVec(lo, hi)
+		return
+	}
 	a, aw := ws.a, ws.aw
 	hbar, M, rbar := ws.hbar[lo:hi], ws.msum[lo:hi], ws.rbar[lo:hi]
 	clear(hbar)

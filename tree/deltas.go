@@ -139,3 +139,47 @@ func (ws *Workspace) vecScatter() bool {
 	k := ws.k
 	return ws.vecDeltas() && k.n <= 64 && !(k.n > 2*k.ne+16)
 }
+
+// sumArgs is the argument block of weightSumsAVX512 (the offsets of its
+// fields are part of the assembly).
+type sumArgs struct {
+	leaf             *int32   // [E][B]
+	a, aw            *float64 // [E][B]
+	keep             *bool    // [E][B] keep mask, tree-major, or nil
+	dOut             *float32 // [B]
+	lam              *float32 // [E][L]
+	hbar, msum, rbar *float64 // [B]
+	e, b, l          int
+	lo, hi           int
+}
+
+var _ = [1]struct{}{}[unsafe.Offsetof(sumArgs{}.hi)-104] // the assembly's offsets
+
+// vecSums reports whether weightSums runs in weightSumsAVX512 (one output,
+// leaf weights).
+func (ws *Workspace) vecSums() bool {
+	k := ws.k
+	return haveDeltasAVX512 && k.c == 1 && k.mode == LeafWeights && k.e > 1
+}
+
+// weightSumsVec is weightSums for the samples lo…hi−1 with
+// weightSumsAVX512.
+func (ws *Workspace) weightSumsVec(lo, hi int) {
+	k := ws.k
+	B, E := ws.b, k.e
+	if lo >= hi {
+		return
+	}
+	// the bounds the assembly relies on (leaves below L: Forward)
+	_, _, _ = ws.leaf[E*B-1], ws.a[E*B-1], ws.aw[E*B-1]
+	_, _, _, _ = ws.dOut[hi-1], ws.hbar[hi-1], ws.msum[hi-1], ws.rbar[hi-1]
+	_ = k.params.Leaves[E*k.nl-1]
+	args := sumArgs{leaf: &ws.leaf[0], a: &ws.a[0], aw: &ws.aw[0], dOut: &ws.dOut[0],
+		lam: &k.params.Leaves[0], hbar: &ws.hbar[0], msum: &ws.msum[0], rbar: &ws.rbar[0],
+		e: E, b: B, l: k.nl, lo: lo, hi: hi}
+	if ws.keep != nil {
+		_ = ws.keepT[E*B-1]
+		args.keep = &ws.keepT[0]
+	}
+	weightSumsAVX512(&args)
+}

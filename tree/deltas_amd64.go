@@ -20,3 +20,9 @@ func treeDeltasAVX512(p *deltaArgs)
 //
 //go:noescape
 func scatterTreeAVX512(p *scatterArgs) uint64
+
+// weightSumsAVX512 is weightSums for one output (see sumArgs and
+// weightSumsVec).
+//
+//go:noescape
+func weightSumsAVX512(p *sumArgs)

@@ -26,6 +26,7 @@ func TestVecBackwardMatchesGo(t *testing.T) {
 		{trees: 16, depth: 5, features: 32, subset: 25, outputs: 1, batch: 256, dropout: 0.2},
 		{trees: 8, depth: 5, features: 70, subset: 30, outputs: 1, batch: 45, dropout: 0.9},
 		{trees: 8, depth: 5, features: 46, subset: 12, outputs: 1, batch: 50},
+		{trees: 3, depth: 6, features: 20, subset: 10, outputs: 1, batch: 41, dropout: 0.4},
 	} {
 		c.split, c.mode, c.logitScale = Softsign, LeafWeights, []float64{0.05, 1, 4}[ci%3]
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
@@ -54,19 +55,27 @@ func TestVecBackwardMatchesGo(t *testing.T) {
 				if err := k.SetWorkers(w); err != nil {
 					t.Fatal(err)
 				}
-				var want *Params
-				for _, vec := range []bool{false, true} {
-					haveDeltasAVX512 = vec
-					_, grad, _ := runKernel(t, k, x, B, keep, dy, false)
-					if want == nil {
-						want = grad
-						continue
-					}
-					wt, gt := want.Tensors(), grad.Tensors()
-					for i := range wt {
-						for j := range wt[i].Data {
-							if math.Float32bits(wt[i].Data[j]) != math.Float32bits(gt[i].Data[j]) {
-								t.Fatalf("%d workers: %s[%d] = %v, Go passes %v", w, wt[i].Name, j, gt[i].Data[j], wt[i].Data[j])
+				for _, wantDX := range []bool{false, true} {
+					var want *Params
+					var wantX []float32
+					for _, vec := range []bool{false, true} {
+						haveDeltasAVX512 = vec
+						_, grad, dX := runKernel(t, k, x, B, keep, dy, wantDX)
+						if want == nil {
+							want, wantX = grad, dX
+							continue
+						}
+						for i := range dX {
+							if math.Float32bits(dX[i]) != math.Float32bits(wantX[i]) {
+								t.Fatalf("%d workers: dX[%d] = %v, Go passes %v", w, i, dX[i], wantX[i])
+							}
+						}
+						wt, gt := want.Tensors(), grad.Tensors()
+						for i := range wt {
+							for j := range wt[i].Data {
+								if math.Float32bits(wt[i].Data[j]) != math.Float32bits(gt[i].Data[j]) {
+									t.Fatalf("%d workers, dX %v: %s[%d] = %v, Go passes %v", w, wantDX, wt[i].Name, j, gt[i].Data[j], wt[i].Data[j])
+								}
 							}
 						}
 					}

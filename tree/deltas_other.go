@@ -7,3 +7,5 @@ const haveDeltasAVX512 = false
 func treeDeltasAVX512(*deltaArgs) { panic("tree: no AVX-512") }
 
 func scatterTreeAVX512(*scatterArgs) uint64 { panic("tree: no AVX-512") }
+
+func weightSumsAVX512(*sumArgs) { panic("tree: no AVX-512") }
