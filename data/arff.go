@@ -29,7 +29,7 @@ func ReadARFFFile(path string) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, _, err := parseARFF(b, path)
+	t, _, err := parseARFF(b, path, nil)
 	return t, err
 }
 
@@ -49,7 +49,7 @@ func ReadARFF(r io.Reader, source string) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
-	t, _, err := parseARFF(b, source)
+	t, _, err := parseARFF(b, source, nil)
 	return t, err
 }
 
@@ -72,7 +72,8 @@ func arffLines(text string) []string {
 }
 
 // parseARFF parses ARFF text and also returns the line of each row.
-func parseARFF(b []byte, source string) (*Table, []int, error) {
+// Unquoted values that are '?' or one of na are missing.
+func parseARFF(b []byte, source string, na []string) (*Table, []int, error) {
 	text, err := decodeText(b, source)
 	if err != nil {
 		return nil, nil, err
@@ -146,7 +147,7 @@ func parseARFF(b []byte, source string) (*Table, []int, error) {
 		}
 		for j, v := range vals {
 			a := attrs[j]
-			if !v.quoted && v.s == "?" {
+			if !v.quoted && (v.s == "?" || isOneOf(v.s, na)) {
 				switch a.kind {
 				case "numeric":
 					a.numbers = append(a.numbers, math.NaN())
@@ -161,7 +162,7 @@ func parseARFF(b []byte, source string) (*Table, []int, error) {
 			case "numeric":
 				f, ok := ParseFloat(v.s)
 				if !ok || v.s == "" {
-					return nil, nil, fmt.Errorf("%s:%d: column %d (%q): expected a number, found %q", source, ln, j+1, a.name, v.s)
+					return nil, nil, &ColumnError{Source: source, Line: ln, Row: len(rowLines), Column: j + 1, Name: a.name, Value: v.s, Declared: true, Comma: commaNumber(v.s)}
 				}
 				a.numbers = append(a.numbers, f)
 			case "nominal":

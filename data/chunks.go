@@ -78,7 +78,7 @@ func OpenChunks(path string, opt ReadOptions) (*Chunks, error) {
 		return nil, err
 	}
 	cs := &csvStream{rc: rc, path: path, opt: opt}
-	c := &Chunks{source: path, schema: opt.Schema, csv: cs}
+	c := &Chunks{source: path, schema: opt.schema(), csv: cs}
 	rec, err := cs.firstRecords()
 	if err != nil {
 		rc.Close()
@@ -407,7 +407,7 @@ func (cs *csvStream) firstRecords() (*Records, error) {
 	if err := cs.split.checkRows(rec, len(rec.Rows)); err != nil {
 		return nil, err
 	}
-	if !cs.opt.Header && !cs.opt.NoHeader && detectHeader(rec, cs.opt.Schema.Missing) {
+	if !cs.opt.Header && !cs.opt.NoHeader && detectHeader(rec, cs.opt.schema().Missing) {
 		rec.Header = headerNames(rec.Rows[0])
 		rec.Rows = rec.Rows[1:]
 		rec.Lines = rec.Lines[1:]

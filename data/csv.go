@@ -610,17 +610,29 @@ func detectDelimiter(text, comment string) (d rune, ws bool) {
 	if len(lines) == 0 {
 		return ',', false
 	}
-	best, bestCount := rune(0), 0
+	// A delimiter found the same number of times on every line wins over
+	// one whose first line (a title) differs; among those, the most
+	// frequent.
+	best, bestCount, bestAll := rune(0), 0, false
+	consistent := map[rune]bool{}
 	for _, c := range []rune{',', '\t', ';', '|'} {
-		n, ok := consistentCount(lines, func(l string) int { return countOutsideQuotes(l, byte(c)) })
-		if ok && n > bestCount {
-			best, bestCount = c, n
+		n, all, ok := consistentCount(lines, func(l string) int { return countOutsideQuotes(l, byte(c)) })
+		if !ok {
+			continue
 		}
+		consistent[c] = true
+		if all && !bestAll || all == bestAll && n > bestCount {
+			best, bestCount, bestAll = c, n, all
+		}
+	}
+	if best == ',' && consistent[';'] && decimalCommaFields(lines) {
+		// "3,5;2,25": semicolons separate numbers with decimal commas
+		return ';', false
 	}
 	if best != 0 {
 		return best, false
 	}
-	if n, ok := consistentCount(lines, func(l string) int { return len(strings.Fields(l)) }); ok && n > 1 {
+	if n, _, ok := consistentCount(lines, func(l string) int { return len(strings.Fields(l)) }); ok && n > 1 {
 		return ' ', true
 	}
 	// No consistent choice: take the most frequent candidate.
@@ -640,20 +652,39 @@ func detectDelimiter(text, comment string) (d rune, ws bool) {
 }
 
 // consistentCount reports the count f gives every line, when it is the same
-// for all lines (the first line, often a title, may differ when there are
-// at least three lines).
-func consistentCount(lines []string, f func(string) int) (int, bool) {
+// for all lines (all) or for all but the first, often a title, when there
+// are at least three lines.
+func consistentCount(lines []string, f func(string) int) (n int, all, ok bool) {
 	counts := make([]int, len(lines))
 	for i, l := range lines {
 		counts[i] = f(l)
 	}
 	if allEqual(counts) && counts[0] > 0 {
-		return counts[0], true
+		return counts[0], true, true
 	}
 	if len(counts) >= 3 && allEqual(counts[1:]) && counts[1] > 0 {
-		return counts[1], true
+		return counts[1], false, true
 	}
-	return 0, false
+	return 0, false, false
+}
+
+// decimalCommaFields reports whether every field holding a comma, when the
+// lines are split at semicolons, is a number written with a decimal comma.
+func decimalCommaFields(lines []string) bool {
+	any := false
+	for _, l := range lines {
+		for _, f := range strings.Split(l, ";") {
+			f = strings.Trim(strings.TrimSpace(f), `"`)
+			if !strings.Contains(f, ",") {
+				continue
+			}
+			if st := commaNumber(f); st != decimalComma && st != eitherComma {
+				return false
+			}
+			any = true
+		}
+	}
+	return any
 }
 
 func allEqual(v []int) bool {

@@ -50,11 +50,15 @@ type manifestEntry struct {
 	NFeatures   int            `json:"n_features"`
 	Drop        []string       `json:"drop_columns"`
 	HasHeader   bool           `json:"has_header"`
+	Target      string         `json:"target"`
+	Categorical []string       `json:"categorical_columns"`
 }
 
 type manifest struct {
-	GradTree []manifestEntry `json:"gradtree"`
-	Grande   []manifestEntry `json:"grande"`
+	GradTree   []manifestEntry `json:"gradtree"`
+	Grande     []manifestEntry `json:"grande"`
+	PAD        manifestEntry   `json:"pad_ufes_20"`
+	Multimodal []manifestEntry `json:"multimodal"`
 }
 
 func readManifest(t testing.TB, dir string) manifest {
@@ -151,9 +155,7 @@ func TestReadCSVGradTreeFiles(t *testing.T) {
 					rows += len(r.Rows)
 				}
 			}
-			if _, err := r.Table(Schema{}); err != nil {
-				t.Errorf("%s: Table: %v", rel, err)
-			}
+			checkColumnRule(t, rel, r, e)
 		}
 		if e.Name == "raisins" || e.Name == "rice" {
 			// The loader reads the .xlsx; the .csv conversion has the same rows.

@@ -203,6 +203,9 @@ func TestDetectDelimiter(t *testing.T) {
 		{"1 2 3\n4  5 6\n", ' ', true, "blank runs"},
 		{"\"x,y\";b\n\"1,2\";3\n", ';', false, "commas inside quotes ignored"},
 		{"title; here\n1,2\n3,4\n5,6\n", ',', false, "title line ignored"},
+		{"a;b\n1,5;2\n3,5;4\n5,5;6\n", ';', false, "semicolon on every line, commas below the header"},
+		{"1,5;2,25\n3,5;4,5\n5,5;6,5\n", ';', false, "decimal commas, no header"},
+		{"1,5;2,x\n3,5;4,5\n5,5;6,5\n", ',', false, "a comma that is not a decimal comma"},
 		{"single\ncolumn\n", ',', false, "fallback"},
 		{"", ',', false, "empty"},
 	}

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -34,6 +35,8 @@ func FuzzReadCSV(f *testing.F) {
 		{"a,a,,a\n1,2,3,4\n", ',', 2, 0, ""},
 		{"\"ab\"cd,e\n", ',', 4, 0, ""},
 		{"% c\n1,?,NA\n2,x,3\n", 0, 0, 0, "%"},
+		{"age\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\nabc\n", 0, 0, 0, ""},
+		{"a;b\n3,5;1.234,5\n\"1,234.5\";2\n", 0, 2, 0, ""},
 	}
 	for _, s := range seeds {
 		f.Add(s.data, s.delim, s.flags, s.skip, s.comment)
@@ -73,9 +76,19 @@ func FuzzReadCSV(f *testing.F) {
 				t.Fatalf("bad line numbers %v", r.Lines)
 			}
 		}
-		tab, err := r.Table(Schema{})
+		tab, err := r.Table(Schema{LenientOthers: true})
 		if err != nil {
 			t.Fatalf("Table: %v", err)
+		}
+		// The column rule only adds errors: where it passes, the kinds and
+		// values are those of the older rule.
+		if strict, err := r.Table(Schema{}); err != nil {
+			var ce *ColumnError
+			if !errors.As(err, &ce) || ce.Declared || !strings.HasPrefix(err.Error(), "fuzz.csv:") || ce.Count == 0 {
+				t.Fatalf("Table: %v", err)
+			}
+		} else if msg := sameTable(tab, strict); msg != "" {
+			t.Fatalf("the column rule changed the table: %s", msg)
 		}
 		if err := tab.Validate(); err != nil {
 			t.Fatalf("Validate: %v", err)

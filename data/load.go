@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,10 +30,31 @@ type ReadOptions struct {
 	// already, Categorical turns numeric columns into categorical ones and
 	// Numeric requires columns to be (or to parse as) numbers.
 	Schema Schema
+	// NAValues are more text values that mean "missing", on top of
+	// Schema.Missing (or DefaultMissing) for delimited text; in ARFF files
+	// (unquoted values, besides '?') and in the text columns of Parquet
+	// files they are the only extra markers. Declaring the stray values of
+	// a numeric-looking column missing keeps it numeric (see
+	// NumericLookingPercent).
+	NAValues []string
 	// Format is "csv", "arff" or "parquet"; empty chooses by file name
 	// (.arff and .parquet/.pq, optionally followed by .gz for ARFF;
 	// anything else is delimited text, gzipped or not).
 	Format string
+}
+
+// schema returns the Schema with NAValues added to its missing markers.
+func (opt ReadOptions) schema() Schema {
+	s := opt.Schema
+	if len(opt.NAValues) == 0 {
+		return s
+	}
+	base := s.Missing
+	if base == nil {
+		base = DefaultMissing
+	}
+	s.Missing = append(append([]string(nil), base...), opt.NAValues...)
+	return s
 }
 
 // fileFormat returns the format of path under opt.
@@ -80,7 +102,7 @@ func readFileLines(path string, opt ReadOptions) (*Table, []int, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		t, err = rec.Table(opt.Schema)
+		t, err = rec.Table(opt.schema())
 		if err != nil {
 			return nil, nil, err
 		}
@@ -90,13 +112,14 @@ func readFileLines(path string, opt ReadOptions) (*Table, []int, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		if t, lines, err = parseARFF(b, path); err != nil {
+		if t, lines, err = parseARFF(b, path, opt.NAValues); err != nil {
 			return nil, nil, err
 		}
 	case "parquet":
 		if t, err = ReadParquetFile(path); err != nil {
 			return nil, nil, err
 		}
+		dropMissingLevels(t, opt.NAValues)
 	}
 	if err := renameColumns(t, path, opt.Names); err != nil {
 		return nil, nil, err
@@ -116,7 +139,7 @@ func readCSVDetect(path string, opt ReadOptions) (*Records, error) {
 	if err != nil {
 		return nil, err
 	}
-	if detect && detectHeader(rec, opt.Schema.Missing) {
+	if detect && detectHeader(rec, opt.schema().Missing) {
 		rec.Header = headerNames(rec.Rows[0])
 		rec.Rows = rec.Rows[1:]
 		rec.Lines = rec.Lines[1:]
@@ -131,6 +154,13 @@ func readCSVDetect(path string, opt ReadOptions) (*Records, error) {
 		rec.Header = opt.Names
 	}
 	return rec, nil
+}
+
+// isNumberText reports whether s is a number, possibly written with a
+// decimal comma or grouped digits (which the column rule then reports).
+func isNumberText(s string) bool {
+	_, ok := ParseFloat(s)
+	return ok || commaNumber(strings.TrimSpace(s)) != notComma
 }
 
 // detectHeader reports whether the first row of records read without a
@@ -157,7 +187,7 @@ func detectHeader(rec *Records, missing []string) bool {
 		if isOneOf(f, missing) {
 			continue
 		}
-		if _, ok := ParseFloat(f); ok {
+		if isNumberText(f) {
 			continue
 		}
 		allNum, any := true, false
@@ -167,7 +197,7 @@ func detectHeader(rec *Records, missing []string) bool {
 				continue
 			}
 			any = true
-			if _, ok := ParseFloat(v); !ok {
+			if !isNumberText(v) {
 				allNum = false
 				break
 			}
@@ -230,6 +260,38 @@ func renameColumns(t *Table, path string, names []string) error {
 	return nil
 }
 
+// dropMissingLevels makes the categorical values of t that are one of na
+// missing, removing them from the levels.
+func dropMissingLevels(t *Table, na []string) {
+	if len(na) == 0 {
+		return
+	}
+	for _, c := range t.Columns {
+		if c.Kind != Categorical {
+			continue
+		}
+		remap := make([]int32, len(c.Levels))
+		var levels []string
+		for k, l := range c.Levels {
+			if isOneOf(l, na) {
+				remap[k] = Missing
+				continue
+			}
+			remap[k] = int32(len(levels))
+			levels = append(levels, l)
+		}
+		if len(levels) == len(c.Levels) {
+			continue
+		}
+		for i, code := range c.Codes {
+			if code != Missing {
+				c.Codes[i] = remap[code]
+			}
+		}
+		c.Levels = levels
+	}
+}
+
 // applySchema retypes the columns of a typed (ARFF or Parquet) table.
 func applySchema(t *Table, path string, s Schema, lines []int) error {
 	for _, lists := range [][]string{s.Categorical, s.Numeric} {
@@ -256,7 +318,7 @@ func applySchema(t *Table, path string, s Schema, lines []int) error {
 				}
 				f, ok := ParseFloat(c.Levels[code])
 				if !ok {
-					return fmt.Errorf("%s: column %d (%q): expected a number, found %q", rowPos(path, lines, i), j+1, c.Name, c.Levels[code])
+					return declaredError(path, lines, i, j, c.Name, c.Levels[code])
 				}
 				num[i] = f
 			}
@@ -282,8 +344,11 @@ func rowPos(path string, lines []int, i int) string {
 // regression; a target with two classes is binary; anything else is
 // multiclass. Class labels are encoded 0..C-1 in sorted order (numerically
 // when every label is a number, else lexicographically); Classes holds their
-// text. A row whose target is missing is an error naming its line.
+// text. A row whose target is missing is an error naming its line. The
+// target column is typed by the older rule (see Schema.Lenient), so class
+// labels may mix numbers and text.
 func LoadDataset(path, target, task string, opt ReadOptions) (*Dataset, error) {
+	opt.Schema.Lenient = append(slices.Clip(opt.Schema.Lenient), target)
 	t, lines, err := readFileLines(path, opt)
 	if err != nil {
 		return nil, err

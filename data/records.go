@@ -73,10 +73,21 @@ type Schema struct {
 	// (not a missing marker) is an error naming the line and column.
 	Numeric []string
 	// Missing lists the text values that mean "missing" (compared after
-	// trimming spaces), e.g. "", "?", "NA", "NaN".
+	// trimming spaces), e.g. "", "?", "NA", "NaN"; nil means
+	// DefaultMissing.
 	Missing []string
-	// Other columns are numeric when every non-missing field parses as a
-	// number, categorical otherwise.
+	// Other columns are typed by the rule of NumericLookingPercent:
+	// numeric when every non-missing field parses as a number, an error
+	// when most do (*ColumnError), categorical otherwise.
+	//
+	// Lenient names columns typed by the older rule instead: a column
+	// with any field that is not a number is categorical. LoadDataset
+	// reads the target so (class labels such as 1, 2, 3, 5, U).
+	Lenient []string
+	// LenientOthers types every column that Categorical and Numeric do
+	// not name by the older rule, as for the columns of a file given to
+	// a model that the model does not use.
+	LenientOthers bool
 }
 
 // DefaultMissing is the set of missing markers used when a Schema gives none.
@@ -183,8 +194,9 @@ func (r *Records) Table(s Schema) (*Table, error) {
 			continue
 		}
 		mustNumeric := isOneOf(name, s.Numeric)
+		lenient := !mustNumeric && (s.LenientOthers || isOneOf(name, s.Lenient))
 		num := make([]float64, len(r.Rows))
-		numeric := true
+		var census columnCensus
 		for i, row := range r.Rows {
 			v := trimSpace(row[j])
 			if miss.has(v) {
@@ -195,18 +207,25 @@ func (r *Records) Table(s Schema) (*Table, error) {
 			if !ok {
 				f, ok = ParseFloat(v)
 			}
-			if !ok {
-				if mustNumeric {
-					return nil, fmt.Errorf("%s:%d: column %d (%q): expected a number, found %q", r.Source, r.Lines[i], j+1, name, v)
-				}
-				numeric = false
+			if ok {
+				num[i] = f
+				census.numbers++
+				continue
+			}
+			if mustNumeric {
+				return nil, declaredError(r.Source, r.Lines, i, j, name, v)
+			}
+			census.otherField(i, v)
+			if lenient || census.hopeless(len(r.Rows)-i-1) {
 				break
 			}
-			num[i] = f
 		}
-		if numeric {
+		switch {
+		case census.other == 0:
 			t.Columns[j] = NewNumeric(name, num)
-		} else {
+		case !lenient && census.numericLooking():
+			return nil, census.error(r.Source, r.Lines, j, name)
+		default:
 			t.Columns[j] = categorical(j, name)
 		}
 	}
