@@ -39,6 +39,7 @@ type dataFlags struct {
 	path, target, task, delim string
 	header, noHeader          bool
 	categorical, drop         string
+	naValues                  string
 	maxInput                  string
 }
 
@@ -54,7 +55,8 @@ func (d *dataFlags) register(fs interface {
 	fs.StringVar(&d.delim, "delimiter", "", `CSV delimiter: a character, "tab", "space" (runs of blanks); default: detected`)
 	fs.BoolVar(&d.header, "header", false, "the CSV file has a header row (default: detected)")
 	fs.BoolVar(&d.noHeader, "no-header", false, "the CSV file has no header row; columns are named col1, col2, …")
-	fs.StringVar(&d.categorical, "categorical", "", "comma-separated columns to treat as categorical even if numeric")
+	fs.StringVar(&d.categorical, "categorical", "", "comma-separated columns to treat as categorical even if numeric (a column whose values are mostly numbers with a few others is an error without it)")
+	fs.StringVar(&d.naValues, "na-values", "", fmt.Sprintf("comma-separated values that mean missing, besides %s and the empty field (e.g. 'n/a,-,unknown')", strings.Join(data.DefaultMissing[1:], " ")))
 	fs.StringVar(&d.maxInput, "max-input-bytes", "", fmt.Sprintf("refuse data files holding more bytes than this after decompression (default %d)", data.MaxInputBytes))
 	if needTarget {
 		fs.StringVar(&d.drop, "drop", "", "comma-separated columns to leave out of the features (e.g. a row id)")
@@ -79,6 +81,7 @@ func (d *dataFlags) options() (data.ReadOptions, error) {
 		o.Delimiter = r[0]
 	}
 	o.Schema.Categorical = splitList(d.categorical)
+	o.NAValues = splitList(d.naValues)
 	if d.maxInput != "" {
 		n, err := strconv.ParseInt(d.maxInput, 10, 64)
 		if err != nil || n < 1 {
@@ -101,6 +104,7 @@ func (d *dataFlags) loadDataset() (*data.Dataset, string, error) {
 		return nil, "", err
 	}
 	if d.target == "" {
+		o.Schema.LenientOthers = true // only the names are wanted
 		t, err := data.ReadFile(d.path, o)
 		if err != nil {
 			return nil, "", err
