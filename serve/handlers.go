@@ -315,7 +315,6 @@ func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
 		tab.Columns[j] = col
 	}
 	var warnings []string
-	unknown := 0
 	extra := make([]map[string]int32, len(m.cols)) // unseen levels of this request
 	vals := make([][]byte, len(m.cols))
 	for i, raw := range rows {
@@ -375,7 +374,6 @@ func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
 						col.Levels = append(col.Levels, string(s))
 						extra[j][string(s)] = k
 					}
-					unknown++
 					if len(warnings) < maxWarnings {
 						warnings = append(warnings, fmt.Sprintf("row %d, feature %q: unknown category %q routed as an unseen level", i, c.name, s))
 					}
@@ -385,8 +383,10 @@ func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
 			col.Codes[i] = code
 		}
 	}
-	if unknown > len(warnings) {
-		warnings = append(warnings, fmt.Sprintf("… %d unknown categories in all", unknown))
+	if len(warnings) == maxWarnings {
+		if n := m.known.Count(tab).Rows(); n > len(warnings) {
+			warnings = append(warnings, fmt.Sprintf("… %d unknown categories in all", n))
+		}
 	}
 	return tab, warnings, nil
 }

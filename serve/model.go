@@ -53,6 +53,7 @@ type loaded struct {
 	// lock serialises predictions of learners whose PredictProba is not
 	// safe for concurrent use (nil for cart, grande and gradtree, which are).
 	lock  *sync.Mutex
+	known *model.KnownLevels // counts the unseen levels of a request
 	plain *export.Plain
 	opts  *interpret.Options
 	view  *interpret.View // single tree: every node's condition and outcome
@@ -84,7 +85,7 @@ func load(name, path string, cfg Config) (m *loaded, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	m = &loaded{t: t, stamp: fileStamp{st.ModTime(), st.Size()}}
+	m = &loaded{t: t, stamp: fileStamp{st.ModTime(), st.Size()}, known: t.KnownLevels()}
 	switch t.Spec.Kind {
 	case "cart", "grande", "grande-fast", "gradtree":
 	default:

@@ -289,6 +289,22 @@ func TestBadInput(t *testing.T) {
 	})
 }
 
+// TestUnknownCategoriesCounted: past the per-row warnings a response says
+// how many unknown categories the request held (model.KnownLevels counts
+// them, as for gdt predict).
+func TestUnknownCategoriesCounted(t *testing.T) {
+	f := getFixture(t)
+	_, hs := newTestServer(t, Config{PollInterval: -1}, "m="+f.paths["gradtree"])
+	var rows []string
+	for i := range 60 { // two unknown categories a row
+		rows = append(rows, fmt.Sprintf(`{"age":30,"income":5,"color":"c%d","size":"s%d"}`, i, i))
+	}
+	code, r := post(t, hs.Client(), hs.URL+"/v1/models/m/predict", `{"rows": [`+strings.Join(rows, ",")+`]}`)
+	if code != 200 || len(r.Warnings) != maxWarnings+1 || r.Warnings[maxWarnings] != "… 120 unknown categories in all" {
+		t.Fatalf("%d %q: %d warnings %q", code, r.Error, len(r.Warnings), r.Warnings[max(0, len(r.Warnings)-2):])
+	}
+}
+
 // TestReloadUnderLoad swaps the model file repeatedly while clients
 // predict: every request must succeed, and after the last swap the server
 // must answer with the new model.

@@ -26,13 +26,15 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if multimodalModelArg(args) != "" {
 		return runPredictMultimodal(ctx, args, stdout, stderr)
 	}
-	fs := newFlags("predict", "MODEL --data FILE [--out FILE.csv] [--proba] [--json] [flags]",
+	fs := newFlags("predict", "MODEL --data FILE [--out FILE.csv] [--proba] [--json] [--strict] [flags]",
 		"Applies a saved model to every row of FILE and writes one CSV row per input row: the\n"+
 			"prediction and, with --proba, the probability of every class. Columns are matched\n"+
 			"by name; extra columns (e.g. the target) are ignored. With --json the predictions are one\n"+
 			"JSON document instead (class names, and with --proba the probability rows).\n"+
 			"FILE is read, predicted and written a chunk of rows at a time; --out FILE.csv appears\n"+
 			"only when every row succeeded (on standard output, an error follows the rows before it).\n"+
+			"A category level never seen in training is encoded as the unseen level; the rows per column\n"+
+			"holding one are a warning on standard error (and \"unseen\" with --json), an error with --strict.\n"+
 			"A multimodal MODEL (gdt train --model multimodal) also takes --images DIR: see gdt predict MODEL --help.", stderr)
 	var df dataFlags
 	df.register(fs, false)
@@ -40,6 +42,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	proba := fs.Bool("proba", false, "also write class probabilities")
 	asJSON := jsonFlag(fs)
 	cpuprofile := fs.String("cpuprofile", "", "write a Go CPU profile of the whole command to this file (go tool pprof)")
+	strict := fs.Bool("strict", false, "make a category level never seen in training an error (without it: a warning on standard error, and the row is encoded as the unseen level)")
 	timings := fs.Bool("timings", false, "print to standard error how long each stage (read, preprocess, predict, write) worked")
 	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {
@@ -65,12 +68,14 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	opt.Schema = t.Schema()
+	opt.Schema.LenientOthers = true // columns the model does not use
 	chunks, err := data.OpenChunks(df.path, opt)
 	if err != nil {
 		return err
 	}
 	defer chunks.Close()
 	withProba := *proba && t.Task != data.Regression
+	unseen := &unseenLevels{known: t.KnownLevels(), strict: *strict, rest: chunks, path: df.path}
 	var rows int
 	var busy stageTimes
 	loaded := time.Since(start)
@@ -84,7 +89,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	write := func(w io.Writer) error {
 		pw := newPredictionWriter(w, t, withProba)
 		var err error
-		if rows, err = predictChunks(ctx, t, df.path, chunks, &busy, pw.write); err != nil {
+		if rows, err = predictChunks(ctx, t, df.path, chunks, unseen.add, &busy, pw.write); err != nil {
 			return err
 		}
 		return pw.flush()
@@ -94,7 +99,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			var pred []float64
 			p := &data.Matrix{}
 			var err error
-			rows, err = predictChunks(ctx, t, df.path, chunks, &busy, func(pc *data.Matrix, d []float64) error {
+			rows, err = predictChunks(ctx, t, df.path, chunks, unseen.add, &busy, func(pc *data.Matrix, d []float64) error {
 				pred = append(pred, d...)
 				p.Rows, p.Cols, p.Data = p.Rows+pc.Rows, pc.Cols, append(p.Data, pc.Data...)
 				return nil
@@ -102,29 +107,84 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if err != nil {
 				return err
 			}
-			return writeJSON(w, predictionsJSON(arg, t, pred, p, *proba))
+			doc := predictionsJSON(arg, t, pred, p, *proba)
+			doc["unseen"] = unseen.json()
+			return writeJSON(w, doc)
 		}
 	}
 	if *out == "" {
-		return write(stdout)
+		err := write(stdout)
+		if err == nil {
+			unseen.warn(stderr)
+		}
+		return err
 	}
 	if err := safefile.Write(*out, write); err != nil {
 		return err
 	}
+	unseen.warn(stderr)
 	if *asJSON {
-		return writeJSON(stdout, map[string]any{"model": arg, "data": df.path, "out": *out, "rows": rows})
+		return writeJSON(stdout, map[string]any{"model": arg, "data": df.path, "out": *out, "rows": rows, "unseen": unseen.json()})
 	}
 	fmt.Fprintf(stderr, "wrote %d predictions to %s\n", rows, *out)
 	return nil
 }
 
+// unseenLevels counts, chunk by chunk, the rows holding a category level
+// the model never saw in training; with strict, the first such chunk
+// ends the prediction with an error that counts them over the whole file.
+type unseenLevels struct {
+	known  *model.KnownLevels
+	strict bool
+	rest   *data.Chunks // the chunks still to read (strict counting)
+	path   string
+	counts model.Unseen
+}
+
+// add counts the unseen levels of ch; with strict and any found, it reads
+// the rest of the file to count them all and returns the error.
+func (u *unseenLevels) add(ch *data.Chunk) error {
+	c := u.known.Count(ch.Table)
+	u.counts.Add(c)
+	if !u.strict || len(c) == 0 {
+		return nil
+	}
+	for {
+		ch, err := u.rest.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		u.counts.Add(u.known.Count(ch.Table))
+	}
+	return fmt.Errorf("%s: category levels never seen in training (--strict): %s", u.path, u.counts)
+}
+
+// warn writes the warning about unseen levels, if any.
+func (u *unseenLevels) warn(w io.Writer) {
+	if len(u.counts) > 0 {
+		fmt.Fprintf(w, "warning: %s: category levels never seen in training, each encoded as the unseen level (--strict makes this an error): %s\n", u.path, u.counts)
+	}
+}
+
+// json returns the counts for a --json document ([] when none).
+func (u *unseenLevels) json() model.Unseen {
+	if u.counts == nil {
+		return model.Unseen{}
+	}
+	return u.counts
+}
+
 // predictChunks predicts the rows of chunks with t and hands the class
 // probabilities (regression: the values) and decisions of each chunk to
-// emit, in file order. Reading, preprocessing, predicting and emitting run
+// emit, in file order. check sees every chunk as it is read (an error
+// from it ends the prediction there). Reading, preprocessing, predicting and emitting run
 // in four goroutines, one chunk apart, so at most a few chunks are held at
 // once. It returns the number of rows predicted and adds the time each
 // stage worked (waits for its neighbours excluded) to busy.
-func predictChunks(ctx context.Context, t *model.Trained, path string, chunks *data.Chunks, busy *stageTimes, emit func(p *data.Matrix, pred []float64) error) (int, error) {
+func predictChunks(ctx context.Context, t *model.Trained, path string, chunks *data.Chunks, check func(*data.Chunk) error, busy *stageTimes, emit func(p *data.Matrix, pred []float64) error) (int, error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	type step struct {
@@ -148,6 +208,9 @@ func predictChunks(ctx context.Context, t *model.Trained, path string, chunks *d
 		for {
 			t0 := time.Now()
 			ch, err := chunks.Next()
+			if err == nil {
+				err = check(ch)
+			}
 			busy.read += time.Since(t0)
 			if err == io.EOF || !send(read, step{ch: ch, err: err}) {
 				return

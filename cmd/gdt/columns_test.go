@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gdt-ml/gdt/model"
+)
+
+// writeFile writes text to name in dir and returns its path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestNumericLookingColumnFlags: a numeric column with one stray value is
+// an error in train and eval naming file:line, column and value, unless
+// --categorical or --na-values say what it is; decimal commas are named.
+func TestNumericLookingColumnFlags(t *testing.T) {
+	dir := t.TempDir()
+	stray := writeFile(t, dir, "stray.csv", strings.Replace(trainCSV, "\n33,31000,", "\nabc,31000,", 1))
+	comma := writeFile(t, dir, "comma.csv", strings.ReplaceAll(strings.ReplaceAll(trainCSV, ",", ";"), "000;", ",5;"))
+	out := filepath.Join(dir, "m.json")
+	tests := []struct {
+		name string
+		args []string
+		want []string // stderr parts; nil: success
+	}{
+		{"train stray", []string{"train", "--data", stray, "--target", "decision", "--out", out, "--quiet"},
+			[]string{"stray.csv:12:", `column 1 ("age")`, `"abc" is not a number`, "1 value is not", "--categorical age", "--na-values abc"}},
+		{"eval stray", []string{"eval", "--data", stray, "--target", "decision", "--folds", "2"},
+			[]string{"stray.csv:12:", `"age"`, `"abc"`}},
+		{"train --categorical", []string{"train", "--data", stray, "--target", "decision", "--categorical", "age", "--out", out, "--quiet"}, nil},
+		{"train --na-values", []string{"train", "--data", stray, "--target", "decision", "--na-values", "abc,n/a", "--out", out, "--quiet"}, nil},
+		{"train decimal commas", []string{"train", "--data", comma, "--target", "decision", "--out", out, "--quiet"},
+			[]string{"comma.csv:2:", `column 2 ("income")`, `"30,5" is a number written with a decimal comma`, "3,5 -> 3.5"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := gdt(t, tt.args...)
+			if tt.want == nil {
+				if code != 0 {
+					t.Fatalf("exit %d: %s", code, stderr)
+				}
+				return
+			}
+			if code == 0 {
+				t.Fatal("exit 0, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr %q lacks %q", stderr, w)
+				}
+			}
+		})
+	}
+}
+
+// TestPredictUnseenLevels: gdt predict warns with the rows per column that
+// hold a level never seen in training, lists them in --json, and fails
+// with --strict; a non-numeric value in a column the model knows as
+// numeric is an error unless declared missing.
+func TestPredictUnseenLevels(t *testing.T) {
+	dir := t.TempDir()
+	train := writeFile(t, dir, "train.csv", trainCSV)
+	modelPath := filepath.Join(dir, "m.json")
+	if _, stderr, code := gdt(t, "train", "--data", train, "--target", "decision", "--model", "cart", "--out", modelPath, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	seen := writeFile(t, dir, "seen.csv", "age,income,housing\n30,40000,rent\n50,80000,own\n")
+	unseen := writeFile(t, dir, "unseen.csv", "age,income,housing\n30,40000,boat\n50,80000,own\n41,50000,castle\n22,20000,boat\n33,30000,\n")
+	oldAge := writeFile(t, dir, "old.csv", "age,income,housing\n30,40000,rent\nold,80000,own\n")
+	want := model.Unseen{{Column: "housing", Rows: 3, Levels: []model.LevelRows{{Level: "boat", Rows: 2}, {Level: "castle", Rows: 1}}}}
+	const warning = `warning: %s: category levels never seen in training, each encoded as the unseen level (--strict makes this an error): "housing": 3 rows ("boat" 2, "castle" 1)`
+
+	stdout, stderr, code := gdt(t, "predict", modelPath, "--data", unseen)
+	if code != 0 || !strings.Contains(stderr, fmt.Sprintf(warning, unseen)) || strings.Count(stdout, "\n") != 6 {
+		t.Errorf("without --strict: exit %d, stderr %q, %d lines", code, stderr, strings.Count(stdout, "\n"))
+	}
+	stdout, stderr, code = gdt(t, "predict", modelPath, "--data", unseen, "--json")
+	var doc struct {
+		Rows   int          `json:"rows"`
+		Unseen model.Unseen `json:"unseen"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 {
+		t.Fatalf("--json: exit %d, %v: %s", code, err, stderr)
+	}
+	if doc.Rows != 5 || !reflect.DeepEqual(doc.Unseen, want) {
+		t.Errorf("--json unseen %+v, want %+v", doc.Unseen, want)
+	}
+	out := filepath.Join(dir, "p.csv")
+	stdout, _, code = gdt(t, "predict", modelPath, "--data", unseen, "--out", out, "--json")
+	doc.Unseen = nil
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 || !reflect.DeepEqual(doc.Unseen, want) {
+		t.Errorf("--out --json: exit %d, %v, unseen %+v", code, err, doc.Unseen)
+	}
+
+	_, stderr, code = gdt(t, "predict", modelPath, "--data", unseen, "--strict", "--out", filepath.Join(dir, "strict.csv"))
+	if code == 0 || !strings.Contains(stderr, `--strict): "housing": 3 rows ("boat" 2, "castle" 1)`) {
+		t.Errorf("--strict: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "strict.csv")); err == nil {
+		t.Error("--strict failed but wrote its --out file")
+	}
+	stdout, stderr, code = gdt(t, "predict", modelPath, "--data", seen, "--strict", "--json")
+	if err := json.Unmarshal([]byte(stdout), &doc); err != nil || code != 0 || stderr != "" || len(doc.Unseen) != 0 || !strings.Contains(stdout, `"unseen": []`) {
+		t.Errorf("--strict, all levels seen: exit %d, stderr %q, unseen %v", code, stderr, doc.Unseen)
+	}
+
+	_, stderr, code = gdt(t, "predict", modelPath, "--data", oldAge)
+	if code == 0 || !strings.Contains(stderr, `old.csv:3: column 1 ("age"): expected a number, found "old"`) {
+		t.Errorf("text in a numeric column: exit %d, stderr %q", code, stderr)
+	}
+	if _, stderr, code = gdt(t, "predict", modelPath, "--data", oldAge, "--na-values", "old"); code != 0 {
+		t.Errorf("--na-values old: exit %d, %s", code, stderr)
+	}
+}
