@@ -170,13 +170,20 @@ func (c *coef) denseTorch(p, g, m, v []float32) {
 
 func (c *coef) denseOptax(p, g, m, v []float32) {
 	g, m, v = g[:len(p)], m[:len(p)], v[:len(p)]
-	if k := len(p) &^ 7; useAVX2 && k > 0 {
-		kc := optaxConsts{c1: c.c1, c2: c.c2, b1: c.b1, b2: c.b2, bc1: c.bc1, bc2: c.bc2, eps: c.eps, negLR: c.negLR, owd: c.owd}
+	if useAVX2 && len(p) >= 8 {
+		kc := optaxConsts{c1: c.c1, c2: c.c2, b1: c.b1, b2: c.b2, bc1: c.bc1, bc2: c.bc2, eps: c.eps, negLR: c.negLR, owd: c.owd,
+			rbc1: 1 / c.bc1, rbc2: 1 / c.bc2}
 		if c.decay {
 			kc.decay = 1
 		}
-		optaxAVX2(&p[0], &g[0], &m[0], &v[0], k, &kc)
-		p, g, m, v = p[k:], g[k:], m[k:], v[k:]
+		if k := len(p) &^ 15; useAVX512 && k > 0 {
+			optaxAVX512(&p[0], &g[0], &m[0], &v[0], k, &kc)
+			p, g, m, v = p[k:], g[k:], m[k:], v[k:]
+		}
+		if k := len(p) &^ 7; k > 0 {
+			optaxAVX2(&p[0], &g[0], &m[0], &v[0], k, &kc)
+			p, g, m, v = p[k:], g[k:], m[k:], v[k:]
+		}
 	}
 	c1, c2, b1, b2, bc1, bc2, eps, nl := c.c1, c.c2, c.b1, c.b2, c.bc1, c.bc2, c.eps, c.negLR
 	if c.decay {

@@ -10,6 +10,10 @@ import "golang.org/x/sys/cpu"
 // the same bits.
 var useAVX2 = cpu.X86.HasAVX2
 
+// useAVX512 selects optaxAVX512 for the Optax rule (the same bits as the
+// scalar code); tests switch it off to compare.
+var useAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX2
+
 // kerasAVX2 runs the Keras update over n entries (n a multiple of 8):
 // m += (g−m)·c1; v += (g·g−v)·c2; p −= (m·α)/(√v+ε).
 //
