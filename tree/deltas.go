@@ -183,3 +183,60 @@ func (ws *Workspace) weightSumsVec(lo, hi int) {
 	}
 	weightSumsAVX512(&args)
 }
+
+// fwdArgs is the argument block of forwardBlockAVX512 (the offsets of its
+// fields are part of the assembly).
+type fwdArgs struct {
+	x              *float32 // [B][n]
+	keep           *bool    // [B][E] keep mask, sample-major, or nil
+	feat           *int32   // [E][I] selected features
+	thr            *float32 // [E][I] their thresholds
+	w              *float32 // [E][L] leaf weight logits
+	lam            *float32 // [E][L] leaf values
+	leaf           *int32   // out [E][B]
+	a, aw          *float64 // out [E][B]
+	msum           *float64 // out [B] (with keep)
+	keepT          *bool    // out [E][B] (with keep)
+	out            *float32 // out [B]
+	n, d, e, b     int
+	lo, hi         int
+	nodeLo, nodeHi uint64
+	leafLo, leafHi uint64
+}
+
+var _ = [1]struct{}{}[unsafe.Offsetof(fwdArgs{}.leafHi)-168] // the assembly's offsets
+
+// vecForward reports whether the training forward pass runs in
+// forwardBlockAVX512 (one output, leaf weights, depth ≤ 5, and math.Exp
+// on its FMA path, whose operations the assembly repeats).
+func (ws *Workspace) vecForward() bool {
+	k := ws.k
+	return haveForwardAVX512 && k.c == 1 && k.mode == LeafWeights && k.d <= 5 && k.e > 1
+}
+
+// forwardVec is routeBlock, weighBlock and outputBlock for the block bl
+// of Forward (base 0, stride B) with forwardBlockAVX512; false (a weight
+// logit outside math.Exp's plain range) leaves the block to them.
+func (ws *Workspace) forwardVec(bl *block, out []float32) bool {
+	k := ws.k
+	B, E, ni, L := ws.b, k.e, k.ni, k.nl
+	if bl.lo >= bl.hi {
+		return true
+	}
+	// the bounds the assembly relies on (selected features below n)
+	_, _, _ = ws.x[B*k.n-1], ws.leaf[E*B-1], ws.a[E*B-1]
+	_, _, _ = ws.aw[E*B-1], ws.msum[B-1], out[B-1]
+	_, _ = k.selFeat[E*ni-1], k.selThr[E*ni-1]
+	_, _ = k.params.LeafWeights[E*L-1], k.params.Leaves[E*L-1]
+	args := fwdArgs{x: &ws.x[0], feat: &k.selFeat[0], thr: &k.selThr[0],
+		w: &k.params.LeafWeights[0], lam: &k.params.Leaves[0],
+		leaf: &ws.leaf[0], a: &ws.a[0], aw: &ws.aw[0], msum: &ws.msum[0], out: &out[0],
+		n: k.n, d: k.d, e: E, b: B, lo: bl.lo, hi: bl.hi}
+	if ws.keep != nil {
+		_, _ = ws.keep[B*E-1], ws.keepT[E*B-1]
+		args.keep, args.keepT = &ws.keep[0], &ws.keepT[0]
+	}
+	args.nodeLo, args.nodeHi = lanes(ni)
+	args.leafLo, args.leafHi = lanes(L)
+	return forwardBlockAVX512(&args)
+}

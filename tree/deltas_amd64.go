@@ -26,3 +26,13 @@ func scatterTreeAVX512(p *scatterArgs) uint64
 //
 //go:noescape
 func weightSumsAVX512(p *sumArgs)
+
+// haveForwardAVX512 selects forwardBlockAVX512: AVX-512 (F, BW, VL) and
+// math.Exp's FMA path (AVX and FMA), whose operations it repeats.
+var haveForwardAVX512 = haveDeltasAVX512 && cpu.X86.HasAVX && cpu.X86.HasFMA
+
+// forwardBlockAVX512 is the training forward pass of a block of samples
+// (see fwdArgs and forwardVec).
+//
+//go:noescape
+func forwardBlockAVX512(p *fwdArgs) bool

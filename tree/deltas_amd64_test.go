@@ -9,15 +9,18 @@ import (
 	"testing"
 )
 
-// TestVecBackwardMatchesGo: Backward with the AVX-512 tree passes
-// (treeDeltasVec, accumulateTreeVec) gives the bits of the Go passes, on 1
-// and 2 workers, for depths 1–5, rows of one to four vectors and wider
-// inputs, with and without dropout, with NaN and threshold-equal inputs.
+// TestVecBackwardMatchesGo: Forward and Backward with the AVX-512 passes
+// (forwardVec, weightSumsVec, treeDeltasVec, accumulateTreeVec) give the
+// bits of the Go passes, on 1 and 2 workers, with and without input
+// gradients (fused and plain backward), for depths 1–6, rows of one to
+// four vectors and wider inputs, with and without dropout, with NaN and
+// threshold-equal inputs, and with weight logits outside math.Exp's plain
+// range (the forward's fallback).
 func TestVecBackwardMatchesGo(t *testing.T) {
 	if !haveDeltasAVX512 {
 		t.Skip("no AVX-512 on this machine")
 	}
-	defer func(v bool) { haveDeltasAVX512 = v }(haveDeltasAVX512)
+	defer func(v, f bool) { haveDeltasAVX512, haveForwardAVX512 = v, f }(haveDeltasAVX512, haveForwardAVX512)
 	for ci, c := range []gradCase{
 		{trees: 8, depth: 1, features: 3, outputs: 1, batch: 7, dropout: 0.3},
 		{trees: 9, depth: 2, features: 17, subset: 12, outputs: 1, batch: 16},
@@ -27,12 +30,17 @@ func TestVecBackwardMatchesGo(t *testing.T) {
 		{trees: 8, depth: 5, features: 70, subset: 30, outputs: 1, batch: 45, dropout: 0.9},
 		{trees: 8, depth: 5, features: 46, subset: 12, outputs: 1, batch: 50},
 		{trees: 3, depth: 6, features: 20, subset: 10, outputs: 1, batch: 41, dropout: 0.4},
+		{trees: 6, depth: 3, features: 9, outputs: 1, batch: 30, dropout: 0.3}, // wide weight logits
 	} {
 		c.split, c.mode, c.logitScale = Softsign, LeafWeights, []float64{0.05, 1, 4}[ci%3]
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(ci), 23))
 			k := randomKernel(t, c, r)
 			k.cfg.Fast = true
+			if ci == 8 {
+				w := k.Params().LeafWeights
+				w[3], w[10], w[20] = 800, -900, float32(math.Inf(-1))
+			}
 			B := c.batch
 			x := randomSlice(r, B*c.features)
 			for i := range x {
@@ -56,26 +64,19 @@ func TestVecBackwardMatchesGo(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, wantDX := range []bool{false, true} {
-					var want *Params
-					var wantX []float32
+					var want []float32
 					for _, vec := range []bool{false, true} {
-						haveDeltasAVX512 = vec
-						_, grad, dX := runKernel(t, k, x, B, keep, dy, wantDX)
+						haveDeltasAVX512, haveForwardAVX512 = vec, vec
+						out, grad, dX := runKernel(t, k, x, B, keep, dy, wantDX)
+						all := append(append(out, dX...), grad.IndexLogits...)
+						all = append(append(append(all, grad.Thresholds...), grad.Leaves...), grad.LeafWeights...)
 						if want == nil {
-							want, wantX = grad, dX
+							want = all
 							continue
 						}
-						for i := range dX {
-							if math.Float32bits(dX[i]) != math.Float32bits(wantX[i]) {
-								t.Fatalf("%d workers: dX[%d] = %v, Go passes %v", w, i, dX[i], wantX[i])
-							}
-						}
-						wt, gt := want.Tensors(), grad.Tensors()
-						for i := range wt {
-							for j := range wt[i].Data {
-								if math.Float32bits(wt[i].Data[j]) != math.Float32bits(gt[i].Data[j]) {
-									t.Fatalf("%d workers, dX %v: %s[%d] = %v, Go passes %v", w, wantDX, wt[i].Name, j, gt[i].Data[j], wt[i].Data[j])
-								}
+						for i := range all {
+							if math.Float32bits(all[i]) != math.Float32bits(want[i]) {
+								t.Fatalf("%d workers, dX %v: value %d (outputs, dX, gradients) = %v, Go passes %v", w, wantDX, i, all[i], want[i])
 							}
 						}
 					}

@@ -66,6 +66,9 @@ func (ws *Workspace) forwardPart(p, w int) {
 		bl.keepT = ws.keepT
 	}
 	k := ws.k
+	if ws.vecForward() && ws.forwardVec(&bl, ws.out) {
+		return
+	}
 	k.routeBlock(&bl)
 	k.weighBlock(&bl, &ws.scratch[w])
 	k.outputBlock(&bl, &ws.scratch[w], ws.out)
