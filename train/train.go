@@ -142,7 +142,10 @@ type Progress struct {
 	TrainLoss         float64
 	ValidLoss         float64
 	BestLoss          float64
-	Wait              int // epochs since the last improvement
+	Wait              int // checks since the last improvement (epochs without EvalEvery)
+	// Step is the training step (1-based, across epochs) of a check made
+	// with Config.EvalEvery; 0 without it.
+	Step int
 }
 
 // NewRun creates restart r's run with its seed.
@@ -264,7 +267,7 @@ func fitOne(ctx context.Context, n int, cfg Config, r int, newRun NewRun, progre
 			wait++
 		}
 		progress(Progress{Restart: r, Restarts: cfg.Restarts, Epoch: epoch, TrainLoss: e.TrainLoss,
-			ValidLoss: vl, BestLoss: rep.BestLoss, Wait: wait})
+			ValidLoss: vl, BestLoss: rep.BestLoss, Wait: wait, Step: e.Step})
 		rep.Stopped = wait >= cfg.Patience
 		return rep.Stopped, nil
 	}

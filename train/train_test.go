@@ -156,11 +156,12 @@ func TestEvalEveryChecksBetweenEpochs(t *testing.T) {
 	// of epochs.
 	script := []float64{5, 4, 3, 3.5, 3.2, 3.1, 9}
 	var run *quadRun
+	var progress []Progress
 	best, rep, err := Fit(context.Background(), 10, Config{Patience: 3, BatchSize: 4, EvalEvery: 2},
 		func(r int, seed uint64) (Run, error) {
 			run = &quadRun{target: 1, lr: 0.1, script: script, rowsSeen: map[int]int{}}
 			return run, nil
-		}, nil)
+		}, func(p Progress) { progress = append(progress, p) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,6 +174,10 @@ func TestEvalEveryChecksBetweenEpochs(t *testing.T) {
 	}
 	if run.steps != 12 {
 		t.Fatalf("%d steps, want 12 (stop right after the sixth check)", run.steps)
+	}
+	// progress reports every check with its step and the checks waited
+	if len(progress) != 6 || progress[3].Step != 8 || progress[3].Epoch != 3 || progress[5].Step != 12 || progress[5].Wait != 3 {
+		t.Fatalf("progress %+v", progress)
 	}
 	if best.(*quadRun).w != best.(*quadRun).saved {
 		t.Fatal("best weights not restored")

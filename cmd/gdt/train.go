@@ -294,8 +294,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return
 		}
 		last = time.Now()
-		fmt.Fprintf(stderr, "training %s: restart %d/%d, epoch %d, train loss %.4f, validation loss %.4f (best %.4f, %d epochs without improvement) — %s elapsed\n",
-			*kind, p.Restart+1, p.Restarts, p.Epoch, p.TrainLoss, p.ValidLoss, p.BestLoss, p.Wait, time.Since(start).Round(time.Second))
+		at, waited := fmt.Sprintf("epoch %d", p.Epoch), "epochs"
+		if p.Step > 0 { // checks every eval_every steps
+			at, waited = fmt.Sprintf("epoch %d, step %d", p.Epoch, p.Step), "checks"
+		}
+		fmt.Fprintf(stderr, "training %s: restart %d/%d, %s, train loss %.4f, validation loss %.4f (best %.4f, %d %s without improvement) — %s elapsed\n",
+			*kind, p.Restart+1, p.Restarts, at, p.TrainLoss, p.ValidLoss, p.BestLoss, p.Wait, waited, time.Since(start).Round(time.Second))
 	}
 	t, err := model.Train(ctx, ds, model.Spec{Kind: *kind, Options: kindOpts, Protocol: *protocol, Seed: *seed, ValidFraction: *valid, Progress: report})
 	if err != nil {
