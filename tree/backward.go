@@ -889,6 +889,35 @@ func (s *scratch) sortByNode(leaf []int32, shift int) []int32 {
 	return order
 }
 
+// accumulateLeaves1 is accumulateLeaves for one output, leaf weights and at
+// most 64 leaves: every leaf's sums in registers of a dense array instead
+// of slots (the same additions in the same order).
+func (ws *Workspace) accumulateLeaves1(e int, gam []float64, gL, gW []float32) {
+	B := ws.b
+	leaf := ws.leaf[e*B : (e+1)*B]
+	aw := ws.aw[e*B : (e+1)*B]
+	gam, g := gam[:B], ws.dOut[:B]
+	var accZ, accT [64]float64
+	var touched uint64
+	for b, r := range leaf {
+		a, ga := aw[b], gam[b]
+		if a == 0 && ga == 0 {
+			continue
+		}
+		R := int(r) & 63
+		touched |= 1 << uint(R)
+		if a != 0 {
+			accZ[R] += a * float64(g[b])
+		}
+		accT[R] += ga
+	}
+	for m := touched; m != 0; m &= m - 1 {
+		R := bits.TrailingZeros64(m)
+		gL[R] = float32(accZ[R])
+		gW[R] = float32(accT[R])
+	}
+}
+
 // accumulateLeaves writes the gradients of tree e's leaf values and weights,
 // summing the batch in sample order in float64.
 func (ws *Workspace) accumulateLeaves(e int, s *scratch) {
@@ -904,8 +933,12 @@ func (ws *Workspace) accumulateLeaves(e int, s *scratch) {
 		gW = ws.grad.LeafWeights[e : e+1]
 	}
 	clear(gW)
-	s.rows, s.accT, s.accZ = s.rows[:0], s.accT[:0], s.accZ[:0]
 	_, gam := ws.treeHG(e, s)
+	if C == 1 && L <= 64 && k.mode == LeafWeights {
+		ws.accumulateLeaves1(e, gam, gL, gW)
+		return
+	}
+	s.rows, s.accT, s.accZ = s.rows[:0], s.accT[:0], s.accZ[:0]
 	var est float64
 	for b := 0; b < B; b++ {
 		R := int(ws.leaf[e*B+b])
