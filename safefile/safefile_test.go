@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +90,46 @@ func TestWriteCleansUpAndKeepsMode(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "new" {
 		t.Fatalf("content %q, want new", b)
 	}
+}
+
+// TestRemoveTemps: the temporary file of a write under way is registered,
+// RemoveTemps removes it, the write then fails leaving the old content,
+// and later writes fail before creating a temporary file.
+func TestRemoveTemps(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "m.json")
+	if err := WriteBytes(p, []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	if Writing() != 0 {
+		t.Fatalf("%d writes under way before any", Writing())
+	}
+	var removed []string
+	err := Write(p, func(w io.Writer) error {
+		if Writing() != 1 {
+			t.Errorf("%d writes under way during one", Writing())
+		}
+		removed = RemoveTemps()
+		_, err := w.Write([]byte("new"))
+		return err
+	})
+	if err == nil {
+		t.Fatal("the write whose temporary file was removed succeeded")
+	}
+	if len(removed) != 1 || !strings.HasPrefix(filepath.Base(removed[0]), ".m.json.tmp-") {
+		t.Fatalf("RemoveTemps removed %v", removed)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "old" {
+		t.Fatalf("content %q", b)
+	}
+	if err := WriteBytes(p, []byte("later")); err == nil {
+		t.Fatal("a write after RemoveTemps succeeded")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || Writing() != 0 {
+		t.Fatalf("files left: %v, %d writes registered", entries, Writing())
+	}
+	live.Lock()
+	live.stopped = false // let the package's other tests write again
+	live.Unlock()
 }

@@ -21,6 +21,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/gdt-ml/gdt/safefile"
 )
 
 // command is one subcommand of gdt.
@@ -38,9 +40,51 @@ func register(c command) { commands[c.name] = c }
 var errUsage = errors.New("usage")
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := handleSignals(cancel, os.Stderr, os.Exit)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// handleSignals makes the first SIGINT or SIGTERM cancel the commands'
+// context (work stops at its next check; the command then exits 130,
+// "interrupted"). When a save is under way at that moment, or on a second
+// signal, it removes the saves' temporary files (safefile.RemoveTemps: the
+// files being replaced keep their old content, no .NAME.tmp-N is left) and
+// exits at once with 128 + the signal number (130 for SIGINT, 143 for
+// SIGTERM). stop undoes it.
+func handleSignals(cancel func(), stderr io.Writer, exit func(int)) (stop func()) {
+	sig := make(chan os.Signal, 2)
+	done := make(chan struct{})
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		interrupted := false
+		for {
+			select {
+			case <-done:
+				return
+			case s := <-sig:
+				cancel()
+				if !interrupted && safefile.Writing() == 0 {
+					interrupted = true
+					continue
+				}
+				for _, name := range safefile.RemoveTemps() {
+					fmt.Fprintf(stderr, "gdt: %v: removed the unfinished save %s\n", s, name)
+				}
+				code := 130
+				if s == syscall.SIGTERM {
+					code = 143
+				}
+				exit(code)
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(sig)
+		close(done)
+	}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
