@@ -102,7 +102,9 @@ func (t *Tree) Depth() int {
 
 // Check verifies that the tree is well formed: children point forward to
 // existing nodes, features lie in [0, NumFeatures), every node holds a
-// value of the right length, every node but the root has one parent.
+// value of the right length (for a classifier class probabilities in
+// [0, 1] summing to 1; finite for a regressor), every node but the root
+// has one parent.
 // Trees returned by FitClassifier and FitRegressor always pass; call it on
 // trees read from storage before predicting with them.
 func (t *Tree) Check() error {
@@ -121,6 +123,12 @@ func (t *Tree) Check() error {
 		n := &t.Nodes[i]
 		if len(n.Value) != want {
 			return fmt.Errorf("cart: node %d holds %d values, expected %d", i, len(n.Value), want)
+		}
+		if err := t.checkValue(i, n.Value); err != nil {
+			return err
+		}
+		if n.N < 0 || !(n.WeightedN >= 0) || math.IsInf(n.WeightedN, 0) || math.IsNaN(n.Impurity) || math.IsInf(n.Impurity, 0) {
+			return fmt.Errorf("cart: node %d has n = %d, weighted n = %v, impurity %v: expected counts ≥ 0 and finite values", i, n.N, n.WeightedN, n.Impurity)
 		}
 		if n.IsLeaf() {
 			if n.Left != -1 || n.Right != -1 {
@@ -145,6 +153,25 @@ func (t *Tree) Check() error {
 		if parents[i] != 1 {
 			return fmt.Errorf("cart: node %d has %d parents, expected 1", i, parents[i])
 		}
+	}
+	return nil
+}
+
+// checkValue checks node i's value: finite, and for a classifier class
+// probabilities (each in [0, 1], summing to 1).
+func (t *Tree) checkValue(i int, v []float64) error {
+	sum := 0.0
+	for c, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("cart: node %d value[%d] = %v: expected a finite value", i, c, x)
+		}
+		if t.NumClasses > 0 && (x < 0 || x > 1) {
+			return fmt.Errorf("cart: node %d value[%d] = %v: expected a class probability in [0, 1]", i, c, x)
+		}
+		sum += x
+	}
+	if t.NumClasses > 0 && math.Abs(sum-1) > 1e-6 {
+		return fmt.Errorf("cart: node %d values %v sum to %v: expected class probabilities summing to 1", i, v, sum)
 	}
 	return nil
 }

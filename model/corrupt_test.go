@@ -1,16 +1,12 @@
 package model_test
 
 import (
-	"encoding/base64"
-	"encoding/binary"
-	"encoding/json"
+	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"testing"
 
@@ -20,148 +16,11 @@ import (
 	_ "github.com/gdt-ml/gdt/forest"
 	_ "github.com/gdt-ml/gdt/gradtree"
 	_ "github.com/gdt-ml/gdt/grande"
+	"github.com/gdt-ml/gdt/internal/corrupt"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/modelfile"
+	_ "github.com/gdt-ml/gdt/multimodal" // kind mlp
 )
-
-// corruption is one mutated model file and what was done to it.
-type corruption struct {
-	what string
-	b    []byte
-}
-
-// corrupt returns mutations of the JSON model file b, field by field:
-// every number set to −1, 0, a huge and a fractional value, every array
-// emptied, shortened and lengthened, every string emptied and bloated,
-// every compact base64 array given a NaN, a huge and a −1 element and
-// shortened, every object field deleted; plus truncations and bit flips.
-// Arrays longer than three are visited at their first, middle and last
-// element only.
-func corrupt(t testing.TB, b []byte, seed uint64) []corruption {
-	var doc any
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var out []corruption
-	add := func(what string, path []any, v any, del bool) {
-		var d any
-		if err := json.Unmarshal(b, &d); err != nil {
-			t.Fatal(err)
-		}
-		d = set(d, path, v, del)
-		nb, err := json.Marshal(d)
-		if err != nil {
-			return // e.g. a NaN
-		}
-		out = append(out, corruption{fmt.Sprintf("%s: %s", pathString(path), what), nb})
-	}
-	var walk func(v any, path []any)
-	walk = func(v any, path []any) {
-		p := append([]any(nil), path...)
-		switch v := v.(type) {
-		case float64:
-			for _, n := range []float64{-1, 0, 1e9, -1e9, 0.5, 2147483648, 1e300} {
-				if n != v {
-					add(fmt.Sprintf("number %v → %v", v, n), p, n, false)
-				}
-			}
-		case bool:
-			add("flipped", p, !v, false)
-		case string:
-			add("emptied", p, "", false)
-			add("bloated", p, strings.Repeat("x", 1<<14), false)
-			if raw, err := base64.StdEncoding.DecodeString(v); err == nil && len(v) >= 8 && len(raw)%4 == 0 {
-				for _, w := range []struct {
-					what string
-					bits uint32
-				}{{"NaN", 0x7fc00000}, {"+Inf", 0x7f800000}, {"huge", 0x7f7fffff}, {"-1", 0xffffffff}, {"1e9", 1000000000}} {
-					for _, at := range []int{0, len(raw)/8*4 - 4 + 4*(len(raw)/4%2), len(raw) - 4} {
-						if at < 0 || at+4 > len(raw) {
-							continue
-						}
-						r := append([]byte(nil), raw...)
-						binary.LittleEndian.PutUint32(r[at:], w.bits)
-						add(fmt.Sprintf("element %d set to %s", at/4, w.what), p, base64.StdEncoding.EncodeToString(r), false)
-					}
-				}
-				add("compact array shortened", p, base64.StdEncoding.EncodeToString(raw[:len(raw)-4]), false)
-				add("compact array lengthened", p, base64.StdEncoding.EncodeToString(append(append([]byte(nil), raw...), raw[:4]...)), false)
-			}
-		case []any:
-			add("array emptied", p, []any{}, false)
-			if len(v) > 0 {
-				add("array shortened", p, v[:len(v)-1], false)
-				add("array lengthened", p, append(append([]any(nil), v...), v[len(v)-1]), false)
-			}
-			idx := []int{}
-			if len(v) <= 3 {
-				for i := range v {
-					idx = append(idx, i)
-				}
-			} else {
-				idx = []int{0, len(v) / 2, len(v) - 1}
-			}
-			for _, i := range idx {
-				walk(v[i], append(p, i))
-			}
-		case map[string]any:
-			keys := make([]string, 0, len(v))
-			for k := range v {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				if k == "format" || k == "version" {
-					continue
-				}
-				add("field deleted", append(p, k), nil, true)
-				walk(v[k], append(p, k))
-			}
-		}
-	}
-	walk(doc, nil)
-	r := rand.New(rand.NewPCG(seed, 7))
-	for i := 1; i <= 8; i++ {
-		n := len(b) * i / 9
-		out = append(out, corruption{fmt.Sprintf("truncated at byte %d", n), b[:n]})
-	}
-	for i := 0; i < 24; i++ {
-		nb := append([]byte(nil), b...)
-		at := r.IntN(len(nb))
-		nb[at] ^= 1 << r.IntN(8)
-		out = append(out, corruption{fmt.Sprintf("bit flip at byte %d", at), nb})
-	}
-	return out
-}
-
-// set returns d with the value at path replaced by v (or deleted).
-func set(d any, path []any, v any, del bool) any {
-	if len(path) == 0 {
-		return v
-	}
-	switch k := path[0].(type) {
-	case string:
-		m := d.(map[string]any)
-		if len(path) == 1 && del {
-			delete(m, k)
-			return m
-		}
-		m[k] = set(m[k], path[1:], v, del)
-		return m
-	default:
-		a := d.([]any)
-		a[k.(int)] = set(a[k.(int)], path[1:], v, del)
-		return a
-	}
-}
-
-func pathString(path []any) string {
-	var s []string
-	for _, p := range path {
-		s = append(s, fmt.Sprint(p))
-	}
-	return strings.Join(s, ".")
-}
 
 // exercise loads a (possibly corrupted) model file as gdt show, predict
 // and serve do: decode, rebuild, render, predict the query rows. It returns
@@ -205,8 +64,25 @@ func exercise(b []byte, query *data.Table) (loadErr, badModel error) {
 	return nil, nil
 }
 
+// tinyMLPFile trains a small mlp (kind mlp, package multimodal) on the
+// demo data and saves it; it returns the file's path.
+func tinyMLPFile(t testing.TB) string {
+	ds := datasets.Demo()
+	tr, err := model.Train(context.Background(), ds, model.Spec{Kind: "mlp", Seed: 1,
+		Options: map[string]string{"mlp_hidden": "6,4", "epochs": "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "mlp.gdt.json")
+	if err := tr.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestCorruptModelFiles mutates the golden model files of every kind and
-// version (cart, gradtree, grande, random-forest; versions 1 and 2) field
+// version (cart, gradtree, grande, random-forest; versions 1 and 2) and a
+// freshly trained mlp field
 // by field (see corrupt) and checks that loading gives an
 // error or a model that predicts finite values of the right shape — never
 // a panic.
@@ -217,6 +93,7 @@ func TestCorruptModelFiles(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden model files: %v", err)
 	}
+	files = append(files, tinyMLPFile(t))
 	total, rejected, panics, bad := 0, 0, 0, 0
 	for fi, path := range files {
 		b, err := os.ReadFile(path)
@@ -226,7 +103,10 @@ func TestCorruptModelFiles(t *testing.T) {
 		if le, bm := exercise(b, query); le != nil || bm != nil {
 			t.Fatalf("%s: the uncorrupted file fails: %v %v", path, le, bm)
 		}
-		cs := corrupt(t, b, uint64(fi))
+		cs, err := corrupt.Mutate(b, uint64(fi))
+		if err != nil {
+			t.Fatal(err)
+		}
 		// Every corruption with GDT_CORRUPT_ALL=1 (≈10,000 files, a minute
 		// or more); by default every 24th (every 60th with -short), so
 		// go test ./... stays quick.
@@ -243,22 +123,22 @@ func TestCorruptModelFiles(t *testing.T) {
 			}
 			total++
 			if os.Getenv("GDT_CORRUPT_TRACE") != "" {
-				fmt.Fprintln(os.Stderr, path, c.what)
+				fmt.Fprintln(os.Stderr, path, c.What)
 			}
 			func() {
 				defer func() {
 					if r := recover(); r != nil {
 						panics++
-						t.Errorf("%s: %s: panic: %v", path, c.what, r)
+						t.Errorf("%s: %s: panic: %v", path, c.What, r)
 					}
 				}()
-				le, bm := exercise(c.b, query)
+				le, bm := exercise(c.B, query)
 				if le != nil {
 					rejected++
 				}
 				if bm != nil {
 					bad++
-					t.Errorf("%s: %s: loaded, but %v", path, c.what, bm)
+					t.Errorf("%s: %s: loaded, but %v", path, c.What, bm)
 				}
 			}()
 		}

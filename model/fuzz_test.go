@@ -12,12 +12,13 @@ import (
 // version as gdt show, predict and serve do (decode, rebuild, render,
 // predict): it must give an error or a model predicting finite values of
 // the right shape, never a panic. Seeds are the golden files of every
-// kind and version (cart, gradtree, grande, random-forest; v1 and v2).
+// kind and version (cart, gradtree, grande, random-forest; v1 and v2) and a small mlp.
 func FuzzLoadModel(f *testing.F) {
 	files, err := filepath.Glob("../modelfile/testdata/v*/*.gdt.json")
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no golden model files: %v", err)
 	}
+	files = append(files, tinyMLPFile(f))
 	for _, path := range files {
 		b, err := os.ReadFile(path)
 		if err != nil {

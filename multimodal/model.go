@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/model"
@@ -267,6 +268,14 @@ func (m *Model) PredictProba(in *Inputs) (*data.Matrix, error) {
 		}
 		out = forwardAll(net, m.fusionFiller(in, false), n)
 	}
+	// Weights that are finite but huge (a damaged file) overflow: an error,
+	// not NaN probabilities.
+	for i, v := range out {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return nil, fmt.Errorf("multimodal: the network's class-%d logit for row %d is %v: expected a finite value (are the model's weights damaged?)",
+				i%m.Classes, i/m.Classes, v)
+		}
+	}
 	// Softmax over the class logits (the fusion head is always multiclass).
 	return model.Head(data.Multiclass, out, n, m.Classes, nil), nil
 }
@@ -320,6 +329,108 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	return json.Marshal(f)
 }
 
+// Limits on what a model file may declare (larger values are damage, not
+// models: they would make loading or prediction allocate without bound).
+const (
+	maxClasses   = 1 << 16
+	maxTabCols   = 1 << 20
+	maxImageSide = 1024
+	maxWidth     = 1 << 16 // channels, hidden widths, embeddings
+)
+
+// check validates the saved sizes against each other and the encoded
+// parts before any allocation sized by them: class and column counts,
+// the image shape and its normalisation, the layer widths, and that every
+// part holds at least the weights the configuration implies (the exact
+// count is checked once the modules are built).
+func (f *modelFile) check(cfg Config) error {
+	if f.Classes < 2 || f.Classes > maxClasses {
+		return fmt.Errorf("classes = %d: expected 2…%d", f.Classes, maxClasses)
+	}
+	widths := func(field string, ws ...int) error {
+		for i, w := range ws {
+			if w < 1 || w > maxWidth {
+				return fmt.Errorf("config.%s[%d] = %d: expected 1…%d", field, i, w, maxWidth)
+			}
+		}
+		return nil
+	}
+	// need is a lower bound of the values each part holds (weight
+	// matrices only), in float64 so it cannot overflow.
+	need := map[string]float64{}
+	embed := 0
+	if cfg.Image {
+		sh := f.Shape
+		if sh.C != 3 || sh.H < 1 || sh.H > maxImageSide || sh.W < 1 || sh.W > maxImageSide {
+			return fmt.Errorf("shape = %v: expected 3 channels of 1…%d × 1…%d pixels", sh, maxImageSide, maxImageSide)
+		}
+		if len(f.Mean) != sh.C || len(f.Std) != sh.C {
+			return fmt.Errorf("mean, std: %d and %d values: expected one per channel (%d)", len(f.Mean), len(f.Std), sh.C)
+		}
+		for c := range f.Mean {
+			m, s := float64(f.Mean[c]), float64(f.Std[c])
+			if math.IsNaN(m) || math.IsInf(m, 0) || !(s > 0) || math.IsInf(s, 0) {
+				return fmt.Errorf("mean[%d] = %v, std[%d] = %v: expected a finite mean and a positive finite deviation", c, m, c, s)
+			}
+		}
+		if err := widths("channels", cfg.Channels...); err != nil {
+			return err
+		}
+		if err := widths("image_embed", cfg.ImageEmbed); err != nil {
+			return err
+		}
+		in, body := float64(sh.C), 0.0
+		for _, ch := range cfg.Channels {
+			body += in * float64(ch) * 9
+			in = float64(ch)
+		}
+		need["body"], need["top"] = body, in*float64(cfg.ImageEmbed)
+		need["image_head"] = float64(cfg.ImageEmbed) * float64(f.Classes)
+		embed += cfg.ImageEmbed
+	}
+	if cfg.Tabular != "" {
+		if f.TabCols < 1 || f.TabCols > maxTabCols {
+			return fmt.Errorf("tab_cols = %d: expected 1…%d", f.TabCols, maxTabCols)
+		}
+		switch cfg.Tabular {
+		case "mlp":
+			if err := widths("mlp_hidden", cfg.MLPHidden...); err != nil {
+				return err
+			}
+			in, tab := float64(f.TabCols), 0.0
+			for _, h := range cfg.MLPHidden {
+				tab += in * float64(h)
+				in = float64(h)
+			}
+			need["tab"] = tab
+			embed += cfg.MLPHidden[len(cfg.MLPHidden)-1]
+		default:
+			if err := widths("tree_embed", cfg.TreeEmbed); err != nil {
+				return err
+			}
+			leaves := float64(cfg.Trees) * math.Ldexp(1, cfg.Depth)
+			need["tab"] = leaves*float64(cfg.TreeEmbed) + (leaves-float64(cfg.Trees))*float64(treeFeatures(f.TabCols, cfg.TreeFeatures))
+			embed += cfg.TreeEmbed
+		}
+		need["head"] = float64(embed) * float64(f.Classes)
+	}
+	names := make([]string, 0, len(need))
+	for name := range need {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		enc, ok := f.Parts[name]
+		if !ok {
+			return fmt.Errorf("parts: %q is missing", name)
+		}
+		if have := float64(base64.StdEncoding.DecodedLen(len(enc)) / 4); have < need[name] {
+			return fmt.Errorf("parts: %q holds at most %.0f values: the configuration needs at least %.0f", name, have, need[name])
+		}
+	}
+	return nil
+}
+
 // UnmarshalJSON restores a model saved with MarshalJSON.
 func (m *Model) UnmarshalJSON(b []byte) error {
 	var f modelFile
@@ -332,6 +443,9 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 	cfg := f.Config.Defaults()
 	if err := cfg.Validate(); err != nil {
 		return err
+	}
+	if err := f.check(cfg); err != nil {
+		return fmt.Errorf("multimodal: model: %w", err)
 	}
 	p, err := buildParts(cfg, f.Shape, f.TabCols, f.Classes)
 	if err != nil {
@@ -358,6 +472,9 @@ func (m *Model) UnmarshalJSON(b []byte) error {
 		v := make([]float32, want)
 		for i := range v {
 			v[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+			if math.IsNaN(float64(v[i])) || math.IsInf(float64(v[i]), 0) {
+				return fmt.Errorf("multimodal: model: part %q value %d is %v: expected finite weights", name, i, v[i])
+			}
 		}
 		if err := nn.SetParamVector(mod, v[:np]); err != nil {
 			return err

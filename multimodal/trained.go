@@ -172,11 +172,47 @@ func LoadTrained(path string) (*Trained, error) {
 	if t.Kind != "multimodal" || t.Model == nil {
 		return nil, fmt.Errorf("%s: not a multimodal model file", path)
 	}
-	if len(t.Classes) != t.Model.Classes {
-		return nil, fmt.Errorf("%s: %d class names for a model of %d classes", path, len(t.Classes), t.Model.Classes)
-	}
-	if t.Model.Config.Tabular != "" && t.Pipeline == nil {
-		return nil, fmt.Errorf("%s: the model has a tabular backbone but no preprocessing pipeline", path)
+	if err := t.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &t, nil
+}
+
+// check validates what a decoded model file says about its classes and
+// its tabular preprocessing against the network (which UnmarshalJSON has
+// validated): distinct class names, one per output; for a tabular
+// backbone a valid fitted pipeline whose output width is the network's
+// input width and whose inputs are the Columns.
+func (t *Trained) check() error {
+	if len(t.Classes) != t.Model.Classes {
+		return fmt.Errorf("classes: %d names: expected one per output of the network (%d)", len(t.Classes), t.Model.Classes)
+	}
+	seen := map[string]bool{}
+	for i, c := range t.Classes {
+		if seen[c] {
+			return fmt.Errorf("classes[%d] = %q is repeated: expected distinct class names", i, c)
+		}
+		seen[c] = true
+	}
+	if t.Model.Config.Tabular == "" {
+		return nil
+	}
+	if t.Pipeline == nil || !t.Pipeline.Fitted() {
+		return fmt.Errorf("pipeline: missing or not fitted: expected the fitted preprocessing of the tabular backbone")
+	}
+	if err := t.Pipeline.Validate(); err != nil {
+		return err
+	}
+	if n := t.Pipeline.NumFeatures(); n != t.Model.TabCols {
+		return fmt.Errorf("pipeline: %d output features: expected the network's %d tabular inputs", n, t.Model.TabCols)
+	}
+	if len(t.Columns) != len(t.Pipeline.Inputs) {
+		return fmt.Errorf("columns: %d names: expected the pipeline's %d input columns", len(t.Columns), len(t.Pipeline.Inputs))
+	}
+	for i, c := range t.Columns {
+		if c != t.Pipeline.Inputs[i].Name {
+			return fmt.Errorf("columns[%d] = %q: expected the pipeline's input column %q", i, c, t.Pipeline.Inputs[i].Name)
+		}
+	}
+	return nil
 }

@@ -19,7 +19,14 @@ import (
 // TestMain lets the test binary play a gdt process whose save is slow
 // (GDT_TEST_SLOW_SAVE=PATH): it installs main's signal handler, starts a
 // save to PATH that writes a little, says so on stdout and then blocks.
+//
+// With GDT_TEST_MAIN=1 the test binary is gdt itself (main with the
+// arguments), so tests can run the real command line without building it.
 func TestMain(m *testing.M) {
+	if os.Getenv("GDT_TEST_MAIN") == "1" {
+		main()
+		return
+	}
 	if path := os.Getenv("GDT_TEST_SLOW_SAVE"); path != "" {
 		stop := handleSignals(func() {}, os.Stderr, os.Exit)
 		defer stop()
