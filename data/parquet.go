@@ -1,6 +1,7 @@
 package data
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -73,13 +74,24 @@ func readParquet(r io.ReaderAt, size int64, name string, maxCells int64) (*Table
 }
 
 // openParquet opens the file, turning library panics on corrupt input into
-// errors.
+// errors. The footer's length is checked against the file's size first:
+// the library allocates whatever length the file claims.
 func openParquet(r io.ReaderAt, size int64) (pf *parquet.File, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			pf, err = nil, fmt.Errorf("corrupt file: %v", p)
 		}
 	}()
+	if size < 12 {
+		return nil, fmt.Errorf("%d bytes: expected at least 12 (the magic PAR1, a footer and its length)", size)
+	}
+	var tail [8]byte
+	if _, err := r.ReadAt(tail[:], size-8); err != nil {
+		return nil, fmt.Errorf("reading the footer length: %w", err)
+	}
+	if n := int64(binary.LittleEndian.Uint32(tail[:4])); n > size-12 {
+		return nil, fmt.Errorf("footer length %d: expected at most %d in a file of %d bytes", n, size-12, size)
+	}
 	return parquet.OpenFile(r, size)
 }
 

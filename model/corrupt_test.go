@@ -132,7 +132,7 @@ func TestCorruptModelFiles(t *testing.T) {
 						t.Errorf("%s: %s: panic: %v", path, c.What, r)
 					}
 				}()
-				le, bm := exercise(c.B, query)
+				le, bm := exercise(c.Bytes(), query)
 				if le != nil {
 					rejected++
 				}

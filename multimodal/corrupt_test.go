@@ -51,7 +51,7 @@ func TestCorruptModelFiles(t *testing.T) {
 			}
 			total++
 			bad := filepath.Join(t.TempDir(), "bad.json")
-			if err := os.WriteFile(bad, m.B, 0o644); err != nil {
+			if err := os.WriteFile(bad, m.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			err := func() (err error) {

@@ -36,7 +36,7 @@ import (
 // probability, probabilities not summing to 1, a prediction that is not one
 // of the classes, or a served model that stops answering after a reload).
 //
-// By default two damaged files per model go through (a few seconds);
+// By default one damaged file per model goes through (a few seconds);
 // GDT_CORRUPT_CLI=N sends N per model (scripts/corrupt-cli.sh: 30 per
 // model, 330 files). The gdt run is this test binary acting as gdt
 // (GDT_TEST_MAIN=1), or the binary GDT_BIN names.
@@ -286,11 +286,15 @@ func checkProbs(r []string, cols []int) error {
 	return nil
 }
 
+// noKeepAlive closes each connection after its answer, so stopping a
+// server does not wait for idle connections.
+var noKeepAlive = &http.Client{Timeout: time.Minute, Transport: &http.Transport{DisableKeepAlives: true}}
+
 // checkServed asks the server at url for predictions of the query rows:
 // 200 with finite probabilities summing to 1 (or finite values), or an
 // error status with a JSON error.
 func checkServed(url string) (ok bool, err error) {
-	resp, err := http.Post(url+"/v1/models/m/predict", "application/json", strings.NewReader(serveRows))
+	resp, err := noKeepAlive.Post(url+"/v1/models/m/predict", "application/json", strings.NewReader(serveRows))
 	if err != nil {
 		return false, fmt.Errorf("predict request: %v", err)
 	}
@@ -421,7 +425,7 @@ func (s *server) died() string {
 // TestCorruptModelsCLI sends the corrupted-model corpus through gdt show,
 // predict and serve (see the comment at the top of the file).
 func TestCorruptModelsCLI(t *testing.T) {
-	perBase := 2
+	perBase := 1
 	if n := os.Getenv("GDT_CORRUPT_CLI"); n != "" {
 		var err error
 		if perBase, err = strconv.Atoi(n); err != nil || perBase < 1 {
@@ -430,7 +434,9 @@ func TestCorruptModelsCLI(t *testing.T) {
 	}
 	dir := t.TempDir()
 	train, query := corpusCSV(t, dir)
+	start := time.Now()
 	bases := trainCorpusBases(t, dir, train)
+	t.Logf("trained %d base models in %v", len(bases), time.Since(start).Round(time.Millisecond))
 	meta := filepath.Join(dir, "meta.csv")
 	tally := &corpusTally{}
 	for bi, base := range bases {
@@ -464,10 +470,14 @@ func TestCorruptModelsCLI(t *testing.T) {
 		for mi, m := range picked {
 			tally.files++
 			f := filepath.Join(dir, fmt.Sprintf("%s-%03d.json", base.name, mi))
-			if err := os.WriteFile(f, m.B, 0o644); err != nil {
+			mb := m.Bytes()
+			if err := os.WriteFile(f, mb, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			what := fmt.Sprintf("%s (%s)", f, m.What)
+			if os.Getenv("GDT_CORRUPT_TRACE") != "" {
+				fmt.Fprintf(os.Stderr, "%s %s\n", time.Now().Format("15:04:05.000"), what)
+			}
 			// show and predict
 			predictArgs := []string{"predict", f, "--data", query, "--proba"}
 			if base.multimodal {
@@ -533,7 +543,7 @@ func TestCorruptModelsCLI(t *testing.T) {
 			label = "gdt serve --poll reload to " + what
 			before := strings.Count(poller.stderr.String(), "serve: model m")
 			tmp := watched + ".new"
-			if err := os.WriteFile(tmp, m.B, 0o644); err != nil {
+			if err := os.WriteFile(tmp, mb, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Rename(tmp, watched); err != nil {

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -17,7 +16,8 @@ import (
 )
 
 // TestMain lets the test binary play a gdt process whose save is slow
-// (GDT_TEST_SLOW_SAVE=PATH): it installs main's signal handler, starts a
+// (GDT_TEST_SLOW_SAVE=PATH), or one doing nothing (GDT_TEST_SIGNALS=1)
+// that says "cancelled" when its context would be: it installs main's signal handler, starts a
 // save to PATH that writes a little, says so on stdout and then blocks.
 //
 // With GDT_TEST_MAIN=1 the test binary is gdt itself (main with the
@@ -26,6 +26,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv("GDT_TEST_MAIN") == "1" {
 		main()
 		return
+	}
+	if os.Getenv("GDT_TEST_SIGNALS") == "1" {
+		handleSignals(func() { os.Stdout.WriteString("cancelled\n") }, os.Stderr, os.Exit)
+		os.Stdout.WriteString("ready\n")
+		time.Sleep(time.Minute)
+		os.Exit(0)
 	}
 	if path := os.Getenv("GDT_TEST_SLOW_SAVE"); path != "" {
 		stop := handleSignals(func() {}, os.Stderr, os.Exit)
@@ -113,33 +119,42 @@ func TestInterruptDuringSave(t *testing.T) {
 	}
 }
 
-// TestSignalWithoutSave: a first signal with no save under way only
+// TestSignalWithoutSave: a first SIGINT with no save under way only
 // cancels (the command stops at its next check); a second one exits 130.
 func TestSignalWithoutSave(t *testing.T) {
-	var cancelled atomic.Bool
-	exited := make(chan int, 1)
-	stop := handleSignals(func() { cancelled.Store(true) }, io.Discard, func(code int) { exited <- code })
-	defer stop()
-	syscall.Kill(os.Getpid(), syscall.SIGINT)
-	deadline := time.Now().Add(10 * time.Second)
-	for !cancelled.Load() && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GDT_TEST_SIGNALS=1")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	if !cancelled.Load() {
-		t.Fatal("the first SIGINT did not cancel")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
 	}
+	defer cmd.Process.Kill()
+	r := bufio.NewReader(out)
+	if line, _ := r.ReadString('\n'); line != "ready\n" {
+		t.Fatalf("the helper said %q", line)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	if line, _ := r.ReadString('\n'); line != "cancelled\n" {
+		t.Fatalf("after the first SIGINT the helper said %q, expected cancelled", line)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
 	select {
-	case code := <-exited:
-		t.Fatalf("the first SIGINT with no save under way exited %d", code)
-	case <-time.After(200 * time.Millisecond):
+	case err := <-done:
+		t.Fatalf("the first SIGINT with no save under way ended the process: %v", err)
+	case <-time.After(300 * time.Millisecond):
 	}
-	syscall.Kill(os.Getpid(), syscall.SIGINT)
+	cmd.Process.Signal(syscall.SIGINT)
 	select {
-	case code := <-exited:
-		if code != 130 {
-			t.Errorf("second SIGINT: exit %d, expected 130", code)
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+			t.Errorf("second SIGINT: %v, expected exit code 130", err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("the second SIGINT did not exit")
+	case <-time.After(20 * time.Second):
+		t.Fatal("the second SIGINT did not end the process")
 	}
 }

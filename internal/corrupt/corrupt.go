@@ -14,11 +14,15 @@ import (
 	"strings"
 )
 
-// Mutation is one damaged copy of a file and what was done to it.
+// Mutation is one damaged copy of a file and what was done to it; Bytes
+// builds the copy (mutations are listed cheaply and built on demand).
 type Mutation struct {
-	What string
-	B    []byte
+	What  string
+	build func() []byte
 }
+
+// Bytes returns the damaged copy.
+func (m Mutation) Bytes() []byte { return m.build() }
 
 // Mutate returns damaged copies of the JSON document b, field by field:
 // every number set to −1, 0, huge (±1e9, 2³¹, 1e300) and fractional (0.5)
@@ -36,16 +40,17 @@ func Mutate(b []byte, seed uint64) ([]Mutation, error) {
 	}
 	var out []Mutation
 	add := func(what string, path []any, v any, del bool) error {
-		var d any
-		if err := json.Unmarshal(b, &d); err != nil {
-			return err
-		}
-		d = set(d, path, v, del)
-		nb, err := json.Marshal(d)
-		if err != nil {
-			return nil // e.g. a NaN
-		}
-		out = append(out, Mutation{fmt.Sprintf("%s: %s", pathString(path), what), nb})
+		out = append(out, Mutation{fmt.Sprintf("%s: %s", pathString(path), what), func() []byte {
+			var d any
+			if err := json.Unmarshal(b, &d); err != nil {
+				panic(err) // b was parsed above
+			}
+			nb, err := json.Marshal(set(d, path, v, del))
+			if err != nil {
+				panic(err) // only JSON values are set
+			}
+			return nb
+		}})
 		return nil
 	}
 	var walk func(v any, path []any) error
@@ -129,13 +134,13 @@ func Mutate(b []byte, seed uint64) ([]Mutation, error) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	for i := 1; i <= 8; i++ {
 		n := len(b) * i / 9
-		out = append(out, Mutation{fmt.Sprintf("truncated at byte %d", n), b[:n]})
+		out = append(out, Mutation{fmt.Sprintf("truncated at byte %d", n), func() []byte { return b[:n] }})
 	}
 	for i := 0; i < 24; i++ {
 		nb := append([]byte(nil), b...)
 		at := r.IntN(len(nb))
 		nb[at] ^= 1 << r.IntN(8)
-		out = append(out, Mutation{fmt.Sprintf("bit flip at byte %d", at), nb})
+		out = append(out, Mutation{fmt.Sprintf("bit flip at byte %d", at), func() []byte { return nb }})
 	}
 	return out, nil
 }
