@@ -250,7 +250,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return writeJSON(stdout, sum)
 	}
 	fmt.Fprintf(stdout, "%s %s: %d steps in %.1f s of training (%.0f steps/s)\n", cfg.Env, cfg.Method, sum.Steps, sum.TrainSeconds, sum.StepsPerSec)
-	what := "the final policy (no validation episodes)"
+	what := "the final policy (the run kept no best-validation policy: no validation episodes, or resumed from a checkpoint of an older gdt)"
 	if sum.Policy == policyBest {
 		what = fmt.Sprintf("the best on validation, step %d of %d", sum.Step, sum.Steps)
 	}
@@ -299,6 +299,11 @@ func summarise(tr *ppo.Trainer) (rlSummary, error) {
 	f.TreeNodes = prunedNodes(tr, tr.Actor())
 	sum.Policy, sum.rlPolicySummary = policyFinal, *f
 	if a, b, ok := tr.BestActor(); ok {
+		if len(b.Test) == 0 { // not played by a final evaluation
+			if b.Test, err = ppo.Returns(tr.Maker(), cfg.TestSeed, len(f.Test), a, nil); err != nil {
+				return sum, err
+			}
+		}
 		sum.Policy = policyBest
 		sum.rlPolicySummary = rlPolicySummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: ppo.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
 	}
