@@ -22,9 +22,10 @@ func hook(point string) {
 }
 
 // slots bounds the predict requests that work at the same time: a request
-// takes a slot before it reads its body and gives it back when its answer
-// is written, so in-flight bodies, decoded rows and model-space matrices
-// are bounded by Config.MaxConcurrent requests.
+// takes a slot once its body is read and gives it back when its answer is
+// written, so the rows decoded into table and model space, the
+// predictions and the explanations in progress are bounded by
+// Config.MaxConcurrent requests.
 type slots chan struct{}
 
 // acquire takes a slot, waiting at most wait (and not beyond ctx); false

@@ -374,13 +374,13 @@ func TestMixedRequests(t *testing.T) {
 }
 
 // TestSlowClients runs the server with short timeouts: a client that
-// stalls while sending its body and one that stops reading a long
-// streamed answer are cut off, their slots come back, and the server goes
-// on answering.
+// stalls while sending its body holds no slot and is cut off; one that
+// stops reading a long streamed answer is cut off and its slot comes
+// back; the server goes on answering.
 func TestSlowClients(t *testing.T) {
 	f := getFixture(t)
 	logs := &logCounter{}
-	s, err := New(Config{PollInterval: -1, Logf: logs.logf, ReadTimeout: 500 * time.Millisecond, WriteTimeout: 500 * time.Millisecond}, "m="+f.paths["grande"])
+	s, err := New(Config{PollInterval: -1, Logf: logs.logf, ReadTimeout: 500 * time.Millisecond, WriteTimeout: time.Second}, "m="+f.paths["grande"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,6 +410,10 @@ func TestSlowClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(c, "POST /v1/models/m/predict HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"rows\": [")
+	time.Sleep(100 * time.Millisecond)
+	if len(s.work) != 0 {
+		t.Fatal("a client still sending its body holds a slot")
+	}
 	c.SetReadDeadline(time.Now().Add(10 * time.Second))
 	t0 := time.Now()
 	rest, _ := io.ReadAll(c) // the server answers 400 or just closes; either way it ends the connection
@@ -438,12 +442,12 @@ func TestSlowClients(t *testing.T) {
 	br := bufio.NewReaderSize(c, 4096)
 	c.SetReadDeadline(time.Now().Add(30 * time.Second))
 	status, err := br.ReadString('\n')
-	if err != nil || !strings.Contains(status, "200") {
+	if err != nil && status != "" || err == nil && !strings.Contains(status, "200") {
 		t.Fatalf("slow reader: %q %v", status, err)
 	}
-	// stop reading: the server's write deadline must cut the answer
+	// stop reading: the write timeout must cut the answer and free the slot
 	slotsFree("slow reader")
-	c.Close()
+	c.Close() // (what the server queued before the cut would drain slowly through the small window)
 	if logs.count("writing the answer") != 1 {
 		t.Fatalf("the cut answer was logged %d times, want once: %q", logs.count("writing the answer"), logs.lines)
 	}

@@ -131,17 +131,19 @@ func (s *Server) handlePredict(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	body, ie := s.readBody(w, r)
+	if ie != nil {
+		writeError(w, ie)
+		return
+	}
+	// the slot is taken once the body is in: a client that sends slowly
+	// holds none (the read timeout cuts it off)
 	if !s.work.acquire(r.Context(), s.cfg.QueueWait) {
 		s.busy(w)
 		return
 	}
 	defer s.work.release()
 	m := sl.cur.Load() // this request uses this model even if a reload swaps it
-	body, err := s.readBody(w, r)
-	if err != nil {
-		writeError(w, err.(*inputError))
-		return
-	}
 	pr, err := s.prepare(m, body)
 	body = nil // the rows live on in pr's table; let the collector have the text
 	if err != nil {
@@ -157,8 +159,7 @@ func (s *Server) handlePredict(w http.ResponseWriter, r *http.Request) {
 	hook("parsed")
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
-	out := &deadlineWriter{w: w, rc: http.NewResponseController(w), timeout: s.cfg.WriteTimeout}
-	if err := s.stream(out, sl.name, pr); err != nil {
+	if err := s.stream(w, sl.name, pr); err != nil {
 		// the status is sent: cut the connection so the client sees a
 		// truncated answer, not a complete-looking one
 		s.cfg.Logf("serve: model %s: writing the answer: %v", sl.name, err)
@@ -168,7 +169,7 @@ func (s *Server) handlePredict(w http.ResponseWriter, r *http.Request) {
 
 // readBody reads the request body, at most Config.MaxBodyBytes, into a
 // buffer sized once from Content-Length when the client sent it.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *inputError) {
 	rd := http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
 	var body []byte
 	var err error

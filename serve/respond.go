@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/model"
@@ -224,20 +223,6 @@ func (s *Server) explainRows(bw *bufio.Writer, pr *prediction) error {
 		}
 	}
 	return nil
-}
-
-// deadlineWriter extends the connection's write deadline before every
-// write, so Config.WriteTimeout bounds each stall of a streamed answer (a
-// client that stops reading is cut off) rather than the whole answer.
-type deadlineWriter struct {
-	w       io.Writer
-	rc      *http.ResponseController
-	timeout time.Duration
-}
-
-func (d *deadlineWriter) Write(b []byte) (int, error) {
-	d.rc.SetWriteDeadline(time.Now().Add(d.timeout)) // ErrNotSupported outside a net/http server: no deadline to move
-	return d.w.Write(b)
 }
 
 // explainer explains rows of one request; each worker has its own (the

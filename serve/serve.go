@@ -38,19 +38,22 @@
 // the rows per request (Config.MaxRows) and the rows per request with
 // explanations (Config.MaxExplainRows); the messages name the limit and
 // the gdt serve flag that raises it. At most Config.MaxConcurrent predict
-// requests work at once: a request takes a slot before it reads its body
-// and waits for one at most Config.QueueWait, then gets 503 with
-// Retry-After. Answers are streamed: the predictions, probabilities and
-// explanations are written row by row (explanations in chunks computed in
-// parallel) through a buffered writer, so a request's memory is its input
-// in table and model space, not its answer; the JSON is the same, byte for
-// byte, as encoding PredictResponse. Config.WriteTimeout bounds each stall
-// of a streamed answer (the deadline moves with every chunk written), so
-// a client that stops reading is cut off. A panic in a handler is logged
-// once with its stack and answered 500 with a JSON error (or, when the
-// answer has begun, the connection is cut); the server goes on.
+// requests work at once: a request takes a slot once its body is read (a
+// slow sender holds none) and waits for one at most Config.QueueWait,
+// then gets 503 with Retry-After. Answers are streamed: the predictions,
+// probabilities and explanations are written row by row (explanations in
+// chunks computed in parallel) through a buffered writer, so a request's
+// memory is its input in table and model space, not its answer; the JSON
+// is the same, byte for byte, as encoding PredictResponse. A panic in a
+// handler is logged once with its stack and answered 500 with a JSON
+// error (or, when the answer has begun, the connection is cut); the
+// server goes on.
 //
-// The HTTP server has read, write and idle timeouts. Model files are
+// The HTTP server has read, write and idle timeouts: ReadTimeout cuts off
+// a client that sends slowly; WriteTimeout bounds the whole answer from
+// the end of the request's headers (computing included), so it cuts off a
+// client that stops reading and frees its slot — raise it for large
+// explained requests. Model files are
 // polled for changes (modification time and size) and reloaded in the
 // background; Reload does the same on demand (gdt serve calls it on
 // SIGHUP). A reloaded model replaces the old one atomically: requests in
@@ -91,16 +94,15 @@ type Config struct {
 	// MaxConcurrent bounds the predict requests that work at the same
 	// time [2 × GOMAXPROCS, at least 4]: one request's prediction already
 	// uses every core, so more slots buy no throughput, only memory (each
-	// working request holds its body and its rows in table and model
-	// space; answers are streamed).
+	// working request holds its rows in table and model space; answers
+	// are streamed).
 	MaxConcurrent int
 	// QueueWait is how long a predict request waits for a free slot
 	// before it is answered 503 with Retry-After [1 s]; a negative value
 	// answers 503 at once.
 	QueueWait time.Duration
 	// ReadTimeout, WriteTimeout and IdleTimeout are the HTTP server's
-	// timeouts [30 s, 60 s, 120 s]; for a streamed predict answer,
-	// WriteTimeout bounds the time between two writes of a chunk.
+	// timeouts [30 s, 60 s, 120 s].
 	ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	// ShutdownTimeout bounds the graceful shutdown [15 s].
 	ShutdownTimeout time.Duration

@@ -212,7 +212,7 @@ func TestModelsAndHealth(t *testing.T) {
 
 func TestBadInput(t *testing.T) {
 	f := getFixture(t)
-	_, hs := newTestServer(t, Config{PollInterval: -1, MaxBodyBytes: 4096, MaxRows: 20}, "m="+f.paths["gradtree"])
+	_, hs := newTestServer(t, Config{PollInterval: -1, MaxBodyBytes: 4096, MaxRows: 20, MaxExplainRows: 10}, "m="+f.paths["gradtree"])
 	good := `{"age": 30, "income": 5000, "color": "red", "size": "M"}`
 	cases := []struct {
 		name, body string
@@ -232,8 +232,9 @@ func TestBadInput(t *testing.T) {
 		{"unknown field", `{"rows": [` + good + `], "explian": true}`, 400, -1, "", `unknown field "explian"`},
 		{"invalid JSON", "{\"rows\": [\n{\"age\": 30,,}]}", 400, -1, "", "line 2, column"},
 		{"empty body", ``, 400, -1, "", "request body is empty"},
-		{"too many rows", `{"rows": [` + strings.TrimSuffix(strings.Repeat(good+",", 21), ",") + `]}`, 413, -1, "", "at most 20 per request"},
-		{"body too large", `{"rows": [` + strings.TrimSuffix(strings.Repeat(good+",", 80), ",") + `]}`, 413, -1, "", "exceeds 4096 bytes"},
+		{"too many rows", `{"rows": [` + strings.TrimSuffix(strings.Repeat(good+",", 21), ",") + `]}`, 413, -1, "", "at most 20 per request (gdt serve --max-rows raises the limit)"},
+		{"too many explained rows", `{"rows": [` + strings.TrimSuffix(strings.Repeat(good+",", 11), ",") + `], "explain": true}`, 413, -1, "", `11 rows with "explain": true: at most 10 per request (gdt serve --max-explain-rows raises the limit`},
+		{"body too large", `{"rows": [` + strings.TrimSuffix(strings.Repeat(good+",", 80), ",") + `]}`, 413, -1, "", "exceeds 4096 bytes: send fewer rows per request (gdt serve --max-body raises the limit)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

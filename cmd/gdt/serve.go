@@ -38,7 +38,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	queueWait := fs.Duration("queue-wait", time.Second, "how long a predict request waits for a free slot before 503 (0: not at all)")
 	poll := fs.Duration("poll", 2*time.Second, "how often model files are checked for changes (0: never)")
 	readTimeout := fs.Duration("read-timeout", 30*time.Second, "HTTP read timeout")
-	writeTimeout := fs.Duration("write-timeout", 60*time.Second, "HTTP write timeout: the longest a client may stall the streamed answer")
+	writeTimeout := fs.Duration("write-timeout", 60*time.Second, "HTTP write timeout: the longest a whole answer may take, computing included (raise it for large explained requests)")
 	topK := fs.Int("top-k", 3, "GRANDE trees per explanation")
 	asJSON := fs.Bool("json", false, "once listening, print {\"url\", \"models\"} as one JSON document on standard output")
 	pos, err := parseFlags(fs, args)
