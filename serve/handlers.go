@@ -23,7 +23,9 @@ type PredictRequest struct {
 	Explain bool `json:"explain,omitempty"`
 }
 
-// PredictResponse is the answer to a predict request.
+// PredictResponse is the answer to a predict request. The server writes
+// it row by row (package doc, "Operation"), byte for byte as json.Encoder
+// with HTML escaping off encodes this struct.
 type PredictResponse struct {
 	Model string `json:"model"`
 	Kind  string `json:"kind"`
@@ -144,8 +146,7 @@ func (s *Server) handlePredict(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.work.release()
 	m := sl.cur.Load() // this request uses this model even if a reload swaps it
-	pr, err := s.prepare(m, body)
-	body = nil // the rows live on in pr's table; let the collector have the text
+	pr, err := s.prepare(m, body) // body is garbage from here on: the rows live on in pr's table
 	if err != nil {
 		var ie *inputError
 		if errors.As(err, &ie) {
@@ -174,13 +175,8 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *inpu
 	var body []byte
 	var err error
 	if n := r.ContentLength; n > 0 && n <= s.cfg.MaxBodyBytes {
-		body = make([]byte, n)
-		if _, err = io.ReadFull(rd, body); err == nil {
-			var one [1]byte
-			if k, _ := rd.Read(one[:]); k > 0 {
-				err = errors.New("the body is longer than its Content-Length")
-			}
-		}
+		body = make([]byte, n) // net/http stops the body at Content-Length
+		_, err = io.ReadFull(rd, body)
 	} else {
 		body, err = io.ReadAll(rd)
 	}
