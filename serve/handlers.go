@@ -145,7 +145,7 @@ func (s *Server) handlePredict(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.work.release()
-	m := sl.cur.Load() // this request uses this model even if a reload swaps it
+	m := sl.cur.Load()            // this request uses this model even if a reload swaps it
 	pr, err := s.prepare(m, body) // body is garbage from here on: the rows live on in pr's table
 	if err != nil {
 		var ie *inputError
