@@ -66,6 +66,10 @@ func (s *Server) prepare(m *loaded, body []byte) (*prediction, error) {
 	return &prediction{m: m, explain: explain, tab: tab, x: x, p: p, warnings: warnings}, nil
 }
 
+// writers holds the buffered writers of answers (64 KiB each), reused
+// across requests.
+var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
+
 // chunkRows is how many rows are explained (in parallel) between two
 // writes of the answer.
 const chunkRows = 512
@@ -76,7 +80,12 @@ const chunkRows = 512
 // chunks of chunkRows explained in parallel. An error after the first
 // write leaves the answer truncated.
 func (s *Server) stream(w io.Writer, name string, pr *prediction) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	bw := writers.Get().(*bufio.Writer)
+	bw.Reset(w)
+	defer func() {
+		bw.Reset(nil)
+		writers.Put(bw)
+	}()
 	m, t, p := pr.m, pr.m.t, pr.p
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
