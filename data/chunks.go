@@ -27,8 +27,10 @@ type Chunk struct {
 // gets exactly the values ReadFile gives it; categorical level codes are
 // numbered per chunk (compare levels by text), and other columns are typed
 // per chunk, so such a column may be numeric in one chunk and categorical
-// in the next. Errors name the file and line as ReadFile's do; an error in
-// a late row surfaces only when its chunk is read.
+// in the next, and the rule of NumericLookingPercent is applied per chunk
+// (Schema.LenientOthers turns it off for them). Errors name the file and
+// line as ReadFile's do; an error in a late row surfaces only when its
+// chunk is read.
 type Chunks struct {
 	source string
 	names  []string
