@@ -284,8 +284,19 @@ func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[s
 			}
 			continue
 		}
+		// The rows to score go through the pipeline the model ships
+		// with: snapped to its splits (model.Snap).
+		testRows, validRows, err := prep.Snap(learner, !m.UsesValidation)
+		if err != nil {
+			r.Err = err.Error()
+			out[i] = r
+			if report != nil {
+				report(r)
+			}
+			continue
+		}
 		start = time.Now()
-		proba, err := learner.PredictProba(prep.Test.X)
+		proba, err := learner.PredictProba(testRows.X)
 		r.PredictSeconds = time.Since(start).Seconds()
 		if err != nil {
 			r.Err = err.Error()
@@ -295,9 +306,9 @@ func runJob(ctx context.Context, suite *Suite, models []Model, j job, done map[s
 			}
 			continue
 		}
-		score(&r, prep.Problem, prep.Test.Y, proba)
+		score(&r, prep.Problem, testRows.Y, proba)
 		if valid != nil && prep.Problem.Task != data.Regression {
-			vp, err := learner.PredictProba(valid.X)
+			vp, err := learner.PredictProba(validRows.X)
 			if err != nil {
 				r.Err = fmt.Sprintf("validation rows: %v", err)
 			} else {

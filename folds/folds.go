@@ -27,6 +27,49 @@ type Prepared struct {
 	Train   *model.Data // training rows as the protocol fits on (may include synthetic SMOTE rows)
 	Valid   *model.Data
 	Test    *model.Data
+
+	// Pipeline is the fitted preprocessing (nil when the protocol has
+	// none); ds and fold give the raw rows for Snap.
+	Pipeline *preprocess.Pipeline
+	ds       *data.Dataset
+	fold     Fold
+}
+
+// Snap returns the test and validation rows as the learner l, fitted on
+// the fold's training rows (and on its validation rows when
+// withValid: learners without early stopping train on both), ships
+// them: transformed by the fold's pipeline snapped to l's splits
+// (model.Snap; the training rows keep their values). Without a pipeline,
+// or for a learner without a trained form, they are Test and Valid.
+func (p *Prepared) Snap(l model.Learner, withValid bool) (test, valid *model.Data, err error) {
+	if p.Pipeline == nil || p.ds == nil {
+		return p.Test, p.Valid, nil
+	}
+	rows := p.fold.Train
+	if withValid {
+		rows = append(append([]int(nil), rows...), p.fold.Valid...)
+	}
+	q, err := model.Snap(p.Pipeline, p.ds.X.Subset(rows), l)
+	if err != nil || q == p.Pipeline {
+		return p.Test, p.Valid, err
+	}
+	redo := func(d *model.Data, idx []int) (*model.Data, error) {
+		if len(idx) == 0 {
+			return d, nil
+		}
+		m, err := q.Transform(p.ds.X.Subset(idx))
+		if err != nil {
+			return nil, err
+		}
+		return &model.Data{X: m, Y: d.Y}, nil
+	}
+	if test, err = redo(p.Test, p.fold.Test); err != nil {
+		return nil, nil, err
+	}
+	if valid, err = redo(p.Valid, p.fold.Valid); err != nil {
+		return nil, nil, err
+	}
+	return test, valid, nil
 }
 
 // Protocol is an evaluation protocol: how rows are split and prepared.
@@ -90,8 +133,9 @@ func preparePipeline(p *preprocess.Pipeline, ds *data.Dataset, f Fold) (*Prepare
 		return nil, fmt.Errorf("preprocessing training rows: %w", err)
 	}
 	prep := &Prepared{
-		Problem: model.Problem{Task: ds.Task, NumClasses: ds.NumClasses(), Features: p.FeatureNames()},
-		Train:   &model.Data{X: mtr, Y: ytr2},
+		Problem:  model.Problem{Task: ds.Task, NumClasses: ds.NumClasses(), Features: p.FeatureNames()},
+		Train:    &model.Data{X: mtr, Y: ytr2},
+		Pipeline: p, ds: ds, fold: f,
 	}
 	for _, part := range []struct {
 		idx []int

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/train"
 )
@@ -46,3 +47,13 @@ func init() {
 
 // SetProgress installs a per-epoch progress callback (model.ProgressSetter).
 func (m *Model) SetProgress(f func(train.Progress)) { m.Progress = f }
+
+// TrainedForm returns the tree the model predicts with (model.Former):
+// the pruned tree, or with NoPrune the full tree.
+func (m *Model) TrainedForm() (*ensemble.Ensemble, error) {
+	p, err := m.predictor()
+	if err != nil {
+		return nil, err
+	}
+	return p.Ensemble(), nil
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/option"
 	"github.com/gdt-ml/gdt/train"
@@ -76,3 +77,12 @@ func registerKind(name, help string, list *option.List[Config]) {
 
 // SetProgress installs a per-epoch progress callback (model.ProgressSetter).
 func (m *Model) SetProgress(f func(train.Progress)) { m.Progress = f }
+
+// TrainedForm returns the ensemble the model predicts with
+// (model.Former).
+func (m *Model) TrainedForm() (*ensemble.Ensemble, error) {
+	if m.Ensemble == nil {
+		return nil, fmt.Errorf("grande: the model is not fitted")
+	}
+	return m.Ensemble, nil
+}

@@ -171,11 +171,15 @@ func ModelObjective(ds *data.Dataset, kind string, p *Protocol, seed int64) (Obj
 			if err := l.Fit(ctx, pr.Problem, train, valid); err != nil {
 				return 0, fmt.Errorf("fold %d: %w", i, err)
 			}
-			proba, err := l.PredictProba(pr.Test.X)
+			test, _, err := pr.Snap(l, !k.UsesValidation) // the rows as the model ships them
 			if err != nil {
 				return 0, fmt.Errorf("fold %d: %w", i, err)
 			}
-			sum += Score(pr.Problem, pr.Test.Y, proba)
+			proba, err := l.PredictProba(test.X)
+			if err != nil {
+				return 0, fmt.Errorf("fold %d: %w", i, err)
+			}
+			sum += Score(pr.Problem, test.Y, proba)
 			if err := report(i, sum/float64(i+1)); err != nil {
 				return sum / float64(i+1), err
 			}

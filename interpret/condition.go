@@ -41,8 +41,12 @@ type Condition struct {
 }
 
 // Condition renders the split "x[feature] < threshold": in raw units
-// through the pipeline when there is one (numeric cuts as the shortest
-// decimal within a relative 1e-6 of the exact cut, see numericSides;
+// through the pipeline when there is one (numeric cuts exactly when the
+// pipeline was snapped after training, preprocess.Pipeline.Snap — the cut
+// is then a short decimal between two neighbouring training values that
+// the model routes by; else, for model files written before snapping, as
+// the shortest decimal within a relative 1e-6 of the exact cut, see
+// numericSides;
 // categorical columns as the sets of
 // training levels on each side), else as "name < t" with the exact float32
 // threshold.
@@ -65,6 +69,9 @@ func (o *Options) Condition(feature int, threshold float32) (Condition, error) {
 			c.True, c.False = s.Column+" is any number", s.Column+" is no number"
 		case math.IsInf(s.Threshold, -1):
 			c.True, c.False = s.Column+" is no number", s.Column+" is any number"
+		case s.Snapped:
+			t := decimalText(s.Threshold)
+			c.True, c.False = s.Column+" <= "+t, s.Column+" > "+t
 		default:
 			c.True, c.False = numericSides(s.Column, s.Threshold)
 		}

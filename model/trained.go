@@ -106,6 +106,9 @@ func Train(ctx context.Context, ds *data.Dataset, spec Spec) (*Trained, error) {
 	if err := learner.Fit(ctx, prob, &Data{X: xtr, Y: ytr}, valid); err != nil {
 		return nil, err
 	}
+	if pipe, err = Snap(pipe, sub.X, learner); err != nil {
+		return nil, err
+	}
 	t := &Trained{Spec: spec, Task: ds.Task, Classes: ds.Classes, Pipeline: pipe, Learner: learner,
 		Info: map[string]any{"train_rows": len(trainIdx), "valid_rows": len(validIdx), "resampled_rows": pipe.Resampled}}
 	for _, c := range ds.X.Columns {

@@ -290,6 +290,11 @@ type Pipeline struct {
 	Quantile  *QuantileNormal `json:",omitempty"`
 	Standard  *Standardizer   `json:",omitempty"`
 	Resampled int             // synthetic rows appended by the last FitTransform
+	// Cuts are the short raw cuts of numeric columns that Snap fixed
+	// after training (none until then, and in model files written
+	// before them): Transform maps every raw value to the model-space
+	// side of each cut that "value ≤ cut" says.
+	Cuts []ColumnCuts `json:",omitempty"`
 }
 
 // New returns an unfitted pipeline with configuration cfg.
@@ -518,7 +523,7 @@ func (p *Pipeline) fit(X *data.Table, y []float64, resample bool) (*data.Matrix,
 	// Fit the per-column encoders.
 	p.Inputs = make([]InputColumn, len(X.Columns))
 	p.Outputs = nil
-	p.Quantile, p.Standard, p.Resampled = nil, nil, 0
+	p.Quantile, p.Standard, p.Resampled, p.Cuts = nil, nil, 0, nil
 	for i, c := range X.Columns {
 		ic := &p.Inputs[i]
 		ic.Name, ic.Kind, ic.First = c.Name, c.Kind, len(p.Outputs)

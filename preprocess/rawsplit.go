@@ -26,6 +26,9 @@ type RawSplit struct {
 	// (sklearn inverse_transform), which is only approximately the cut.
 	Threshold float64
 	Inverse   float64
+	// Snapped tells that Threshold is one of the short cuts Snap fixed
+	// after training: renderings show it exactly as it is.
+	Snapped bool `json:",omitempty"`
 
 	// Categorical columns: the training levels sent left and right, and
 	// where a level never seen in training goes.
@@ -64,8 +67,11 @@ func (p *Pipeline) RawThreshold(j int, t float32) (RawSplit, error) {
 	s := RawSplit{Feature: src.Name, Column: src.Column, Encoding: src.Encoding, Level: src.Level}
 	if ic.Kind == data.Numeric {
 		s.Numeric = true
-		left := func(v float64) bool { return float32(p.scaleValue(j, v)) <= t }
+		left := func(v float64) bool { return p.modelValue(j, v) <= t }
 		s.Threshold = lastTrue(left)
+		for _, c := range p.cutsOf(j) {
+			s.Snapped = s.Snapped || c.Raw == s.Threshold
+		}
 		missing := math.NaN()
 		if ic.Impute {
 			missing = ic.Median
@@ -313,10 +319,14 @@ func (s *RawSplit) UnmarshalJSON(b []byte) error {
 // "income <= 83100.00390625"; only raw values in that sliver would route
 // differently), and the missing-value clause of numeric columns is left
 // out (missing values follow the imputed median; see the model's
-// preprocessing). The exact cut stays in Threshold.
+// preprocessing). The exact cut stays in Threshold. A snapped cut
+// (Snapped) is written exactly: it is already short.
 func (s RawSplit) ShortText() string {
 	if !s.Numeric || math.IsInf(s.Threshold, 0) {
 		return s.Text()
+	}
+	if s.Snapped {
+		return s.Column + " <= " + strconv.FormatFloat(s.Threshold, 'f', -1, 64)
 	}
 	return s.Column + " <= " + ShortDecimal(s.Threshold-1e-6*math.Max(1, math.Abs(s.Threshold)), s.Threshold)
 }

@@ -214,6 +214,7 @@ func (p *Pipeline) transformRows(dst []float32, plans []inputPlan, lo, hi int) {
 			continue
 		}
 		j := pl.first
+		cuts := p.cutsOf(j)
 		switch {
 		case p.Quantile != nil:
 			if cache == nil {
@@ -236,7 +237,7 @@ func (p *Pipeline) transformRows(dst []float32, plans []inputPlan, lo, hi int) {
 				s := (bits * 0x9e3779b97f4a7c15) >> (64 - forwardCacheBits)
 				if cache.keys[s] != bits {
 					cache.keys[s] = bits
-					cache.vals[s] = float32(p.Quantile.Forward(j, v))
+					cache.vals[s] = snapValue(cuts, v, float32(p.Quantile.Forward(j, v)))
 				}
 				dst[i*f+j] = cache.vals[s]
 			}
@@ -246,7 +247,7 @@ func (p *Pipeline) transformRows(dst []float32, plans []inputPlan, lo, hi int) {
 				if pl.impute && math.IsNaN(v) {
 					v = pl.median
 				}
-				dst[i*f+j] = float32(p.scaleValue(j, v))
+				dst[i*f+j] = snapValue(cuts, v, float32(p.scaleValue(j, v)))
 			}
 		}
 	}

@@ -78,6 +78,9 @@ func (p *Pipeline) Validate() error {
 			}
 		}
 	}
+	if err := p.validateCuts(); err != nil {
+		return err
+	}
 	return nil
 }
 
