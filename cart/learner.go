@@ -202,11 +202,3 @@ func (l *Learner) Render(format string, p *preprocess.Pipeline, classes []string
 	}
 	return v.Render(format)
 }
-
-// TrainedForm returns the tree's trained form (model.Former).
-func (l *Learner) TrainedForm() (*ensemble.Ensemble, error) {
-	if l.Tree == nil {
-		return nil, fmt.Errorf("cart: model is not fitted")
-	}
-	return l.Tree.Ensemble()
-}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/model"
 	"github.com/gdt-ml/gdt/option"
 )
@@ -86,6 +85,3 @@ var Options = &option.List[Config]{Kind: "random-forest", Options: []option.Opti
 		func(c *Config) any { return &c.ClassWeight }).Also("class_weight").Note("balanced: weights of the whole training set, times every tree's bootstrap weights"),
 	option.IntOpt("workers", "0", 0, option.Unbounded, model.MeaningWorkers, func(c *Config) any { return &c.Workers }),
 }}
-
-// TrainedForm returns the trees' trained form (model.Former).
-func (f *Forest) TrainedForm() (*ensemble.Ensemble, error) { return f.Ensemble() }

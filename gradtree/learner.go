@@ -48,7 +48,7 @@ func init() {
 // SetProgress installs a per-epoch progress callback (model.ProgressSetter).
 func (m *Model) SetProgress(f func(train.Progress)) { m.Progress = f }
 
-// TrainedForm returns the tree the model predicts with (model.Former):
+// TrainedForm returns the tree the model predicts with (model.Snappable):
 // the pruned tree, or with NoPrune the full tree.
 func (m *Model) TrainedForm() (*ensemble.Ensemble, error) {
 	p, err := m.predictor()

@@ -79,7 +79,7 @@ func registerKind(name, help string, list *option.List[Config]) {
 func (m *Model) SetProgress(f func(train.Progress)) { m.Progress = f }
 
 // TrainedForm returns the ensemble the model predicts with
-// (model.Former).
+// (model.Snappable).
 func (m *Model) TrainedForm() (*ensemble.Ensemble, error) {
 	if m.Ensemble == nil {
 		return nil, fmt.Errorf("grande: the model is not fitted")

@@ -8,21 +8,29 @@ import (
 	"github.com/gdt-ml/gdt/preprocess"
 )
 
-// Former is implemented by learners whose trained form is a tree
-// ensemble over the model-space features (package ensemble): GradTree,
-// GRANDE, CART and the random forest.
-type Former interface {
+// Snappable is implemented by learners whose split thresholds are
+// learned by gradient descent (GradTree, GRANDE): any point between two
+// neighbouring training values fits the training rows equally, so where
+// their cut lands inside that gap is noise of the optimiser and of the
+// quantile transform, and Snap moves it to a short decimal. TrainedForm
+// returns the ensemble the learner predicts with.
+//
+// CART and the random forest do not implement it: they cut at the
+// midpoint between neighbouring training values in model space
+// (scikit-learn's rule), and keep that cut so they stay scikit-learn
+// exact (the thesis's CART column is reproduced to three decimals).
+type Snappable interface {
 	TrainedForm() (*ensemble.Ensemble, error)
 }
 
-// Snap returns the pipeline a trained learner ships with: p snapped
-// (preprocess.Pipeline.Snap) to the splits of l's trained form, with X
-// the raw training rows p was fitted on, so every numeric split routes at
-// a short raw cut between two neighbouring training values and every
-// training row's prediction is unchanged. A learner without a trained
-// form (the MLP) keeps p.
+// Snap returns the pipeline a trained learner ships with: for a
+// Snappable learner, p snapped (preprocess.Pipeline.Snap) to the splits
+// of its trained form, with X the raw rows the learner was trained on,
+// so every numeric split routes at a short raw cut between two
+// neighbouring training values and every training row's prediction is
+// unchanged; any other learner keeps p.
 func Snap(p *preprocess.Pipeline, X *data.Table, l Learner) (*preprocess.Pipeline, error) {
-	f, ok := l.(Former)
+	f, ok := l.(Snappable)
 	if !ok {
 		return p, nil
 	}
