@@ -42,8 +42,11 @@
 // Leaves are shown through the output head (spec §2.5): σ(logit) for one
 // output, the softmax's arg-max for several, and for regression the value
 // mapped back to target units by Options.Denormalize. Numeric conditions
-// are shown as "column <= cut" with the cut rounded to the shortest
-// decimal within a relative 1e-6 below the exact cut; categorical ones as
+// are shown as "column <= cut": for GradTree and GRANDE the cut is the
+// exact one the model routes by, a short decimal between two neighbouring
+// training values (preprocess.Pipeline.Snap, after training); otherwise
+// (CART, random forests, model files written before snapping) the
+// shortest decimal within a relative 1e-6 below the exact cut; categorical ones as
 // the sets of training levels on each side ("housing in {rent, mortgage}"
 // / "housing in {own}"); JSON and the generated code keep the exact cuts
 // and say where unseen levels and missing values go.

@@ -52,7 +52,8 @@ type Options struct {
 	// Digits is the number of significant digits of regression values in
 	// the text, DOT and SVG renderings (default 4; JSON and the generated
 	// code keep full precision). Thresholds are always shown exactly
-	// (model space) or to within a relative 1e-6 (raw units).
+	// (model space, and raw cuts snapped after training) or to within a
+	// relative 1e-6 (other raw cuts).
 	Digits int
 	// EdgeLabels label the edges to the left ("condition true") and right
 	// child in DOT and SVG (default "True", "False").

@@ -98,4 +98,19 @@
 // (encodings as for non-training rows), so LeftLevels is exactly the set of
 // levels Transform routes left; unseen levels and missing values are
 // reported too. The models route "x < τ" left: use RawThresholdLess.
+//
+// # Cuts that read as the data does
+//
+// A split learned by gradient descent can land anywhere between two
+// neighbouring training values, so its exact raw cut carries the fit noise
+// of the quantile transform ("Age <= 38.00001"). Snap, run once after
+// training with the model's splits and the raw training rows, moves every
+// numeric cut to the decimal with the fewest significant digits between
+// the two neighbouring training values (ShortestIn; "Age <= 38") and
+// records the cuts (Pipeline.Cuts): Transform then maps every raw value
+// to the side of each cut that "value ≤ cut" says. The model's thresholds
+// are not changed; training values keep their model-space values bit for
+// bit (so do training predictions), RawThreshold reports the short cut
+// exactly (RawSplit.Snapped), and a row to predict routes differently
+// than before only if a value lies between an old cut and its new one.
 package preprocess

@@ -105,17 +105,27 @@ func (p *Pipeline) Snap(X *data.Table, splits []Split) (*Pipeline, error) {
 		}
 		slices.Sort(vals)
 		vals = slices.Compact(vals)
+		// The model-space values of the training values increase with
+		// them, so the gap an exact cut lies in is found by bisecting
+		// them: vals[i] is the first training value the split "x < τ"
+		// sends right.
+		ys := make([]float32, len(vals))
+		for i, v := range vals {
+			ys[i] = base.modelValue(j, v)
+		}
+		lowest, highest := base.modelValue(j, -math.MaxFloat64), base.modelValue(j, math.MaxFloat64)
 		taus := byFeature[j]
 		slices.Sort(taus)
 		taus = slices.Compact(taus)
-		byFeature[j] = taus
 		var cuts []Cut
+		gap, c := -1, 0.0
 		for _, tau := range taus {
-			exact := base.cutLess(j, tau)
-			if math.IsInf(exact, 0) {
-				continue
+			if !(lowest < tau) || highest < tau {
+				continue // no number goes left, or every number does
 			}
-			c := snapCut(vals, exact)
+			if i := sort.Search(len(ys), func(i int) bool { return !(ys[i] < tau) }); i != gap {
+				gap, c = i, gapCut(vals, i) // taus increase, so do gaps
+			}
 			if n := len(cuts); n > 0 && cuts[n-1].Raw == c {
 				cuts[n-1].High = tau // taus increase
 				continue
@@ -132,39 +142,27 @@ func (p *Pipeline) Snap(X *data.Table, splits []Split) (*Pipeline, error) {
 			}
 		}
 		out.Cuts = append(out.Cuts, ColumnCuts{Output: j, Cuts: cuts})
-	}
-	// The promise, checked: training values keep their model-space value,
-	// and every threshold now cuts at its short cut.
-	for _, cc := range out.Cuts {
-		j := cc.Output
-		ic := &p.Inputs[p.Outputs[j].Input]
-		col, _ := p.inputColumn(X, ic)
-		for i, v := range col.Num {
-			if ic.Impute && math.IsNaN(v) {
-				v = ic.Median
-			}
-			if a, b := base.modelValue(j, v), out.modelValue(j, v); math.Float32bits(a) != math.Float32bits(b) {
-				return nil, fmt.Errorf("preprocess: snap: column %q training row %d (value %v) would move from %v to %v in model space", ic.Name, i, v, a, b)
+		// The promise, checked: training values keep their model-space
+		// value, and each cut separates the values at and below it (below
+		// every threshold of the cut) from those above (at or above
+		// every threshold of it).
+		for i, v := range vals {
+			if b := out.modelValue(j, v); math.Float32bits(ys[i]) != math.Float32bits(b) {
+				return nil, fmt.Errorf("preprocess: snap: column %q: training value %v would move from %v to %v in model space", ic.Name, v, ys[i], b)
 			}
 		}
-		for _, tau := range byFeature[j] {
-			exact := base.cutLess(j, tau)
-			if math.IsInf(exact, 0) {
-				continue
-			}
-			k := sort.Search(len(cc.Cuts), func(k int) bool { return cc.Cuts[k].High >= tau })
-			if got := out.cutLess(j, tau); k == len(cc.Cuts) || got != cc.Cuts[k].Raw {
-				return nil, fmt.Errorf("preprocess: snap: column %q threshold %v cuts at %v after snapping: expected one of the snapped cuts", ic.Name, tau, got)
+		for _, c := range cuts {
+			if !(out.modelValue(j, c.Raw) < c.Low) || out.modelValue(j, math.Nextafter(c.Raw, math.Inf(1))) < c.High {
+				return nil, fmt.Errorf("preprocess: snap: column %q: the cut %v does not separate the values at thresholds %v…%v", ic.Name, c.Raw, c.Low, c.High)
 			}
 		}
 	}
 	return &out, nil
 }
 
-// snapCut returns the short cut for an exact cut between the sorted
-// distinct training values vals.
-func snapCut(vals []float64, exact float64) float64 {
-	i := sort.Search(len(vals), func(i int) bool { return vals[i] > exact })
+// gapCut returns the short cut for a split that sends the sorted
+// distinct training values vals[:i] left and vals[i:] right.
+func gapCut(vals []float64, i int) float64 {
 	switch {
 	case i == 0:
 		r := vals[0]
@@ -243,12 +241,6 @@ func snapValue(cuts []Cut, v float64, y float32) float32 {
 		y = cuts[k-1].High
 	}
 	return y
-}
-
-// cutLess returns the largest raw value that output column j's split
-// "x < tau" sends left (±Inf for every value or none).
-func (p *Pipeline) cutLess(j int, tau float32) float64 {
-	return lastTrue(func(v float64) bool { return p.modelValue(j, v) < tau })
 }
 
 // validateCuts checks the cuts of a decoded pipeline: numeric output

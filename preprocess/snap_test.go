@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -117,7 +118,7 @@ func TestSnap(t *testing.T) {
 				}
 				slices.Sort(vals)
 				vals = slices.Compact(vals)
-				if c := snapCut(vals, old.Threshold); c != rs.Threshold {
+				if c := gapCut(vals, sort.SearchFloat64s(vals, math.Nextafter(old.Threshold, math.Inf(1)))); c != rs.Threshold {
 					t.Errorf("%s: threshold %v cuts at %v: want the short cut %v (exact cut %v)", rs.Column, s.Threshold, rs.Threshold, c, old.Threshold)
 				}
 				for _, v := range vals {
