@@ -13,9 +13,9 @@ import (
 // (forwardVec, weightSumsVec, treeDeltasVec, accumulateTreeVec) give the
 // bits of the Go passes, on 1 and 2 workers, with and without input
 // gradients (fused and plain backward), for depths 1–6, rows of one to
-// four vectors and wider inputs, with and without dropout, with NaN and
-// threshold-equal inputs, and with weight logits outside math.Exp's plain
-// range (the forward's fallback).
+// four vectors and wider inputs, with and without dropout, with
+// threshold-equal inputs (and NaN ones in some cases), and with weight
+// logits outside math.Exp's plain range (the forward's fallback).
 func TestVecBackwardMatchesGo(t *testing.T) {
 	if !haveDeltasAVX512 {
 		t.Skip("no AVX-512 on this machine")
@@ -46,7 +46,10 @@ func TestVecBackwardMatchesGo(t *testing.T) {
 			for i := range x {
 				switch r.IntN(15) {
 				case 0:
-					x[i] = float32(math.NaN())
+					// a NaN input makes the node sums NaN: a few cases only
+					if ci%3 == 2 {
+						x[i] = float32(math.NaN())
+					}
 				case 1:
 					x[i] = k.selThr[r.IntN(len(k.selThr))]
 				}

@@ -336,7 +336,13 @@ func (ws *Workspace) nodeGradFast(row int, D float64, acc []float32, idx []int32
 	}
 	if ok {
 		s.fX = growFloat32(s.fX, ne)
-		nz = fastVJP(z, t, acc, idx, dz, m, tau, D32, s.fX)
+		// the range of the column indices, once per index slice (the
+		// rows of k.feat and k.iota never change)
+		if s.vjpIdx != &idx[0] || s.vjpLen != ne {
+			s.vjpIdx, s.vjpLen = &idx[0], ne
+			s.vjpLo, s.vjpHi = idxRange(idx[:ne])
+		}
+		nz = fastVJPIn(z, t, acc, idx, dz, m, tau, D32, s.fX, s.vjpLo, s.vjpHi)
 	}
 	if ws.track {
 		ws.tcol[row] = int32(sel)
@@ -372,6 +378,18 @@ func vecTail(n int) (nv int, tail uint32) {
 	nv = (n + fastLanes - 1) / fastLanes
 	r := n - (nv-1)*fastLanes
 	return nv, uint32(1)<<uint(r) - 1
+}
+
+// idxRange returns the smallest and largest of idx (0, −1 if empty).
+func idxRange(idx []int32) (lo, hi int32) {
+	if len(idx) == 0 {
+		return 0, -1
+	}
+	lo, hi = idx[0], idx[0]
+	for _, c := range idx[1:] {
+		lo, hi = min(lo, c), max(hi, c)
+	}
+	return lo, hi
 }
 
 // growFloat32 is growFloat64 for float32.

@@ -40,14 +40,19 @@ func fastEntmaxFirst(z []float32, m float32) (float32, bool) {
 }
 
 func fastVJP(z, t, acc []float32, idx []int32, dz []float32, m, tau, D float32, X []float32) uint64 {
+	lo, hi := idxRange(idx[:len(z)])
+	return fastVJPIn(z, t, acc, idx, dz, m, tau, D, X, lo, hi)
+}
+
+// fastVJPIn is fastVJP given the smallest and largest of idx[:len(z)]
+// (the bounds the assembly relies on).
+func fastVJPIn(z, t, acc []float32, idx []int32, dz []float32, m, tau, D float32, X []float32, lo, hi int32) uint64 {
 	if !haveFastAVX512 || len(z) == 0 || len(z) > 4*fastLanes {
 		return vjpGo(z, t, acc, idx, dz, m, tau, D, X)
 	}
 	_, _, _ = t[len(z)-1], idx[len(z)-1], dz[len(z)-1]
-	for _, c := range idx[:len(z)] {
-		if c < 0 || int(c) >= len(acc) {
-			panic("tree: fastVJP: column index outside acc")
-		}
+	if lo < 0 || int(hi) >= len(acc) {
+		panic("tree: fastVJP: column index outside acc")
 	}
 	nv, tail := vecTail(len(z))
 	return vjpAVX512(&z[0], &t[0], &acc[0], &idx[0], &dz[0], nv, tail, m, tau, D)

@@ -19,3 +19,7 @@ func fastVJP(z, t, acc []float32, idx []int32, dz []float32, m, tau, D float32, 
 }
 
 func prefetchNodeRows(z, t []float32, rows []int32, ne int) {}
+
+func fastVJPIn(z, t, acc []float32, idx []int32, dz []float32, m, tau, D float32, X []float32, _, _ int32) uint64 {
+	return vjpGo(z, t, acc, idx, dz, m, tau, D, X)
+}

@@ -54,14 +54,65 @@
 	VMOVUPS   128(SI), Z2 \
 	VMOVUPS.Z 192(SI), K4, Z3
 
-// SCATTER is the loop over the samples (R8 left) for one row width.
-#define SCATTER(LOAD, ROWADD, sample, depth, skip) \
+// ROOTADDn adds Z8·(Z0 … Zn−1) into the root's row in Z20 … Z20+n−1;
+// ROOTSTOREn stores that row at DX.
+#define ROOTADD1 \
+	VMULPS Z0, Z8, Z4 \
+	VADDPS Z4, Z20, Z20
+
+#define ROOTADD2 \
+	ROOTADD1 \
+	VMULPS Z1, Z8, Z5 \
+	VADDPS Z5, Z21, Z21
+
+#define ROOTADD3 \
+	ROOTADD2 \
+	VMULPS Z2, Z8, Z6 \
+	VADDPS Z6, Z22, Z22
+
+#define ROOTADD4 \
+	ROOTADD3 \
+	VMULPS Z3, Z8, Z7 \
+	VADDPS Z7, Z23, Z23
+
+#define ROOTSTORE1 \
+	VMOVUPS Z20, (DX)
+
+#define ROOTSTORE2 \
+	ROOTSTORE1 \
+	VMOVUPS Z21, 64(DX)
+
+#define ROOTSTORE3 \
+	ROOTSTORE2 \
+	VMOVUPS Z22, 128(DX)
+
+#define ROOTSTORE4 \
+	ROOTSTORE3 \
+	VMOVUPS Z23, 192(DX)
+
+// SCATTER is the loop over the samples (R8 left) for one row width: the
+// root's sums in registers (Z20…, X11: every sample passes it), the other
+// nodes' in memory.
+#define SCATTER(LOAD, ROWADD, ROOTADD, ROOTSTORE, sample, root, deeper, depth, skip, next) \
 sample: \
 	MOVL   (R12), R10 \
 	LOAD \
-	MOVQ   R13, R9 \
-	XORQ   AX, AX \
+	VMOVSD   (R13), X8 \
+	VUCOMISD X9, X8 \
+	JNE      3(PC) \
+	JPS      2(PC) \
+	JMP      root \
+	VADDSD   X8, X11, X11 \
+	ORQ      $1, R15 \
+	VCVTSD2SS X8, X8, X8 \
+	VBROADCASTSS X8, Z8 \
+	ROOTADD \
+root: \
 	MOVQ   d-16(SP), CX \
+	DECQ   CX \
+	JZ     next \
+	LEAQ   (R13)(DI*1), R9 \
+	MOVQ   $1, AX \
 depth: \
 	VMOVSD   (R9), X8 \
 	VUCOMISD X9, X8 \
@@ -84,11 +135,14 @@ skip: \
 	ADDQ DI, R9 \
 	DECQ CX \
 	JNZ  depth \
+next: \
 	ADDQ $4, R12 \
 	ADDQ $8, R13 \
 	ADDQ n4-8(SP), SI \
 	DECQ R8 \
-	JNZ  sample
+	JNZ  sample \
+	ROOTSTORE \
+	VMOVSD X11, (R14)
 
 // func scatterTreeAVX512(p *scatterArgs) uint64
 TEXT ·scatterTreeAVX512(SB), NOSPLIT, $16-16
@@ -112,6 +166,11 @@ TEXT ·scatterTreeAVX512(SB), NOSPLIT, $16-16
 	SHLQ   $2, BX
 	MOVQ   BX, n4-8(SP)           // a row of x (bytes)
 	VXORPD X9, X9, X9
+	VXORPD X11, X11, X11          // the root's Σδ
+	VPXORD Z20, Z20, Z20          // and its row
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
 	XORQ   R15, R15               // touched nodes
 	TESTQ  R8, R8
 	JZ     done
@@ -124,19 +183,19 @@ TEXT ·scatterTreeAVX512(SB), NOSPLIT, $16-16
 	JMP    w4
 
 w1:
-	SCATTER(LOAD1, ROWADD1, s1, d1, k1)
+	SCATTER(LOAD1, ROWADD1, ROOTADD1, ROOTSTORE1, s1, r1, e1, d1, k1, n1)
 	JMP done
 
 w2:
-	SCATTER(LOAD2, ROWADD2, s2, d2, k2)
+	SCATTER(LOAD2, ROWADD2, ROOTADD2, ROOTSTORE2, s2, r2, e2, d2, k2, n2)
 	JMP done
 
 w3:
-	SCATTER(LOAD3, ROWADD3, s3, d3, k3)
+	SCATTER(LOAD3, ROWADD3, ROOTADD3, ROOTSTORE3, s3, r3, e3, d3, k3, n3)
 	JMP done
 
 w4:
-	SCATTER(LOAD4, ROWADD4, s4, d4, k4)
+	SCATTER(LOAD4, ROWADD4, ROOTADD4, ROOTSTORE4, s4, r4, e4, d4, k4, n4)
 
 done:
 	MOVQ R15, ret+8(FP)

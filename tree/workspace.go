@@ -104,6 +104,9 @@ type scratch struct {
 	frows            []int32   // the touched nodes' rows (of [E][I])
 	fAcc             []float32 // fast path: Σ δ·x over every input feature (or column)
 	fX               []float32 // fast path: a node's Σ δ·x in column order (scalar VJP)
+	vjpIdx           *int32    // the index slice whose range vjpLo…vjpHi is known
+	vjpLen           int
+	vjpLo, vjpHi     int32
 	td               []float64 // fused backward: δ of the current tree's path nodes [B][d]
 	th, tg           []float64 // and its h and γ per sample [B]
 	// the node gradients of the current unit: rows gbase… of gz and gt
