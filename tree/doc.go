@@ -128,5 +128,11 @@
 // skips the support search. On amd64 with AVX2 the arg-max of Prepare and
 // the sigmoid slopes run four or eight lanes at a time; both give the same
 // bits as their scalar versions (tests compare them), which the purego
-// build tag selects everywhere.
+// build tag selects everywhere. With AVX-512, for one output, leaf weights
+// and the softsign split at depth ≤ 5, the training forward pass, the
+// per-sample sums of Backward, every tree's γ and path-node δ and its node
+// sums run in assembly, lanes over the samples of a tree, each lane doing
+// the Go code's operations in its order (deltas.go); the Go passes remain
+// for everything else, and TestVecBackwardMatchesGo requires the same
+// bits from both.
 package tree
