@@ -144,15 +144,19 @@ type group struct {
 // Adam is Adam/AdamW over parameter groups. It is not safe for concurrent
 // use; its sweeps run on SetWorkers goroutines.
 type Adam struct {
-	groups  []*group
-	slots   []*slot
-	parts   []part
-	size    int // total number of entries
-	t       int64
-	workers int
-	coefs   []coef
-	stepFn  func(part) // stepPart, bound once (no allocation per Step)
-	endFn   func(part) // stepPart of the tensors not marked external
+	// sweepFn is the function of the running sweep, sweepIdx the
+	// closure that calls it on a part by index (built once)
+	sweepFn  func(p part)
+	sweepIdx func(i int)
+	groups   []*group
+	slots    []*slot
+	parts    []part
+	size     int // total number of entries
+	t        int64
+	workers  int
+	coefs    []coef
+	stepFn   func(part) // stepPart, bound once (no allocation per Step)
+	endFn    func(part) // stepPart of the tensors not marked external
 }
 
 var errNoGroups = errors.New("optim: no parameter groups")

@@ -41,7 +41,8 @@ func makeParts(slots []*slot) []part {
 
 // sweep runs f over all parts, in parallel when the model is large. Parts
 // never share memory, so the result does not depend on the number of
-// workers.
+// workers. (The part-index closure is built once, so that a step
+// allocates nothing.)
 func (a *Adam) sweep(f func(p part)) {
 	if a.size < serialBelow {
 		for _, p := range a.parts {
@@ -49,7 +50,12 @@ func (a *Adam) sweep(f func(p part)) {
 		}
 		return
 	}
-	parallel(len(a.parts), a.workers, func(i int) { f(a.parts[i]) })
+	if a.sweepIdx == nil {
+		a.sweepIdx = func(i int) { a.sweepFn(a.parts[i]) }
+	}
+	a.sweepFn = f
+	parallel(len(a.parts), a.workers, a.sweepIdx)
+	a.sweepFn = nil
 }
 
 func resolveWorkers(n int) int {
@@ -59,31 +65,79 @@ func resolveWorkers(n int) int {
 	return n
 }
 
-// parallel calls f(0…n−1) on up to workers goroutines (≤ 0: GOMAXPROCS).
+// job is one call of parallel: f(0…n−1), the indices taken in turn by
+// the caller and the pool's workers.
+type job struct {
+	n    int
+	next atomic.Int64
+	wg   sync.WaitGroup
+	f    func(i int)
+}
+
+func (j *job) work() {
+	for {
+		i := int(j.next.Add(1) - 1)
+		if i >= j.n {
+			return
+		}
+		j.f(i)
+	}
+}
+
+// maxWorkers caps the package's worker pool.
+const maxWorkers = 256
+
+// pool holds the package's worker goroutines (started on demand and kept
+// for later calls) and spare jobs.
+var pool struct {
+	mu      sync.Mutex
+	ch      chan *job
+	started int
+	jobs    sync.Pool
+}
+
+// ensureWorkers starts pool workers until there are at least n.
+func ensureWorkers(n int) {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	if pool.ch == nil {
+		pool.ch = make(chan *job, maxWorkers)
+	}
+	for ; pool.started < n; pool.started++ {
+		go func() {
+			for j := range pool.ch {
+				j.work()
+				j.wg.Done()
+			}
+		}()
+	}
+}
+
+// parallel calls f(0…n−1) on up to workers goroutines (≤ 0: GOMAXPROCS),
+// the caller being one of them.
 func parallel(n, workers int, f func(i int)) {
-	w := min(resolveWorkers(workers), n)
+	w := min(resolveWorkers(workers), n, maxWorkers)
 	if w <= 1 {
 		for i := range n {
 			f(i)
 		}
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(w)
-	for range w {
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
+	ensureWorkers(w - 1)
+	j, _ := pool.jobs.Get().(*job)
+	if j == nil {
+		j = new(job)
 	}
-	wg.Wait()
+	j.n, j.f = n, f
+	j.next.Store(0)
+	j.wg.Add(w - 1)
+	for range w - 1 {
+		pool.ch <- j
+	}
+	j.work()
+	j.wg.Wait()
+	j.f = nil
+	pool.jobs.Put(j)
 }
 
 // sweepWorkers is the worker count of a sweep over all parts.

@@ -3,6 +3,7 @@ package tree
 import (
 	"fmt"
 	"math"
+	"sync"
 )
 
 // Params holds the trainable tensors of a kernel in the flat layout described
@@ -242,18 +243,39 @@ func DropoutMask(keep []bool, rate float64, seed uint64) error {
 	// entry i is kept when u = k/2⁵³ ≥ rate for its draw k < 2⁵³, that
 	// is when k ≥ ⌈rate·2⁵³⌉ (rate·2⁵³ is exact)
 	cut := uint64(math.Ceil(rate * (1 << 53)))
-	fill := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			keep[i] = mix64(base+uint64(i)*0x9e3779b97f4a7c15)>>11 >= cut
-		}
-	}
 	w := resolveWorkers(0)
 	size, parts := chunks(len(keep), w, 1<<14)
+	m := maskJobs.Get().(*maskJob)
+	m.keep, m.base, m.cut, m.size = keep, base, cut, size
 	if parts <= 1 {
-		fill(0, len(keep))
-		return nil
+		m.part(0, 0)
+	} else {
+		execute(&m.j, parts, w)
 	}
-	j := &job{run: func(p, _ int) { fill(p*size, min((p+1)*size, len(keep))) }}
-	execute(j, parts, w)
+	m.keep = nil
+	maskJobs.Put(m)
 	return nil
+}
+
+// maskJob is one DropoutMask call: part p fills entries [p·size,
+// (p+1)·size) of keep. The jobs are pooled, so that a call allocates
+// nothing.
+type maskJob struct {
+	j         job
+	keep      []bool
+	base, cut uint64
+	size      int
+}
+
+var maskJobs = sync.Pool{New: func() any {
+	m := new(maskJob)
+	m.j.run = m.part
+	return m
+}}
+
+func (m *maskJob) part(p, _ int) {
+	keep, base, cut := m.keep, m.base, m.cut
+	for i := p * m.size; i < min((p+1)*m.size, len(keep)); i++ {
+		keep[i] = mix64(base+uint64(i)*0x9e3779b97f4a7c15)>>11 >= cut
+	}
 }
