@@ -165,6 +165,12 @@ func LoadTrained(path string) (*Trained, error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeTrained(b, path)
+}
+
+// decodeTrained decodes and validates the model file content b (path
+// names it in errors).
+func decodeTrained(b []byte, path string) (*Trained, error) {
 	var t Trained
 	if err := json.Unmarshal(b, &t); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
