@@ -49,4 +49,3 @@ func FuzzLoadTrained(f *testing.F) {
 		}
 	})
 }
-
