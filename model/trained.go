@@ -30,11 +30,15 @@ type Spec struct {
 // Trained is a fitted model ready to predict on raw tables: the input
 // schema, the fitted preprocessing pipeline and the learner.
 type Trained struct {
-	Spec     Spec
-	Task     data.Task
-	Target   string
-	Classes  []string
-	Inputs   []modelfile.Column
+	Spec    Spec
+	Task    data.Task
+	Target  string
+	Classes []string
+	Inputs  []modelfile.Column
+	// NAValues are the text values declared missing when the training
+	// data was read (data.ReadOptions.NAValues), stored in the model file
+	// so that data read for the model later uses them too (ReadOptions).
+	NAValues []string
 	Pipeline *preprocess.Pipeline
 	Learner  Learner
 	Info     map[string]any
@@ -132,6 +136,37 @@ func (t *Trained) Schema() data.Schema {
 		}
 	}
 	return s
+}
+
+// ReadOptions returns opt set up to read a data file for the model: the
+// training types of the input columns (Schema; columns the model does not
+// use are typed leniently) and the training data's missing markers merged
+// with those opt already declares (NAValues).
+func (t *Trained) ReadOptions(opt data.ReadOptions) data.ReadOptions {
+	opt.Schema = t.Schema()
+	opt.Schema.LenientOthers = true
+	opt.NAValues = MergeMarkers(t.NAValues, opt.NAValues)
+	return opt
+}
+
+// MergeMarkers returns the markers of a followed by those of b not in a
+// (nil when both are empty).
+func MergeMarkers(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	out := append([]string(nil), a...)
+	seen := make(map[string]bool, len(a)+len(b))
+	for _, v := range a {
+		seen[v] = true
+	}
+	for _, v := range b {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // check verifies that X holds every input column with the right kind.
@@ -260,6 +295,9 @@ func (t *Trained) Render(format string) ([]byte, error) {
 
 // Save writes the model file atomically.
 func (t *Trained) Save(path string) error {
+	if err := checkNAValues(t.NAValues); err != nil {
+		return fmt.Errorf("model: %w", err)
+	}
 	pipe, err := json.Marshal(t.Pipeline)
 	if err != nil {
 		return err
@@ -273,7 +311,7 @@ func (t *Trained) Save(path string) error {
 		info[k] = v
 	}
 	f := &modelfile.File{Kind: t.Spec.Kind, Task: t.Task.String(), Target: t.Target, Classes: t.Classes,
-		Inputs: t.Inputs, Protocol: t.Spec.Protocol, Pipeline: pipe, Model: body, Info: info}
+		Inputs: t.Inputs, Protocol: t.Spec.Protocol, NAValues: t.NAValues, Pipeline: pipe, Model: body, Info: info}
 	return modelfile.Save(path, f)
 }
 
@@ -310,7 +348,7 @@ func FromFile(f *modelfile.File, name string) (*Trained, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model file %s: model: %w", name, err)
 	}
-	t := &Trained{Task: task, Target: f.Target, Classes: f.Classes, Inputs: f.Inputs, Pipeline: &pipe,
+	t := &Trained{Task: task, Target: f.Target, Classes: f.Classes, Inputs: f.Inputs, NAValues: f.NAValues, Pipeline: &pipe,
 		Learner: learner, Info: f.Info, Spec: Spec{Kind: f.Kind, Protocol: f.Protocol}}
 	if opts, ok := f.Info["options"].(map[string]any); ok {
 		t.Spec.Options = map[string]string{}

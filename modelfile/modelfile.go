@@ -94,14 +94,18 @@ type File struct {
 	// Version is the version the file was written in (Read upgrades the
 	// content of older files to the current layout but keeps this number;
 	// Save writes the current Version).
-	Version  int             `json:"version"`
-	Kind     string          `json:"kind"` // estimator name, e.g. "cart", "gradtree"
-	Created  string          `json:"created,omitempty"`
-	Task     string          `json:"task"`
-	Target   string          `json:"target,omitempty"`
-	Classes  []string        `json:"classes,omitempty"`
-	Inputs   []Column        `json:"inputs"`
-	Protocol string          `json:"protocol,omitempty"` // preprocessing protocol name
+	Version  int      `json:"version"`
+	Kind     string   `json:"kind"` // estimator name, e.g. "cart", "gradtree"
+	Created  string   `json:"created,omitempty"`
+	Task     string   `json:"task"`
+	Target   string   `json:"target,omitempty"`
+	Classes  []string `json:"classes,omitempty"`
+	Inputs   []Column `json:"inputs"`
+	Protocol string   `json:"protocol,omitempty"` // preprocessing protocol name
+	// NAValues are the text values the training data declared missing
+	// (gdt train --na-values) on top of the reader's defaults; files that
+	// the model reads later apply them too. Optional: older files have none.
+	NAValues []string        `json:"na_values,omitempty"`
 	Pipeline json.RawMessage `json:"pipeline,omitempty"`
 	Model    json.RawMessage `json:"model"`
 	Info     map[string]any  `json:"info,omitempty"` // free-form training facts (scores, seconds, options)

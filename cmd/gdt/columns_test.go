@@ -124,3 +124,66 @@ func TestPredictUnseenLevels(t *testing.T) {
 		t.Errorf("--na-values old: exit %d, %s", code, stderr)
 	}
 }
+
+// TestNAValuesStoredInModel: the missing markers given to train with
+// --na-values are stored in the model file, so predict and report read
+// later files with them without the flag (merged with any given then):
+// the marked cells predict exactly as empty (missing) cells do. "?" is a
+// default marker anyway; "-" and "unknown" are not.
+func TestNAValuesStoredInModel(t *testing.T) {
+	dir := t.TempDir()
+	marked := strings.NewReplacer("\n33,31000,rent,", "\n?,31000,-,", "\n41,67000,", "\n41,-,").Replace(trainCSV)
+	train := writeFile(t, dir, "train.csv", marked)
+	modelPath := filepath.Join(dir, "m.json")
+	if _, stderr, code := gdt(t, "train", "--data", train, "--target", "decision", "--model", "cart", "--na-values", "?,-", "--out", modelPath, "--quiet"); code != 0 {
+		t.Fatal(stderr)
+	}
+	b, err := os.ReadFile(modelPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		NAValues []string `json:"na_values"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f.NAValues, []string{"?", "-"}) {
+		t.Fatalf("model file na_values = %q, want [? -]", f.NAValues)
+	}
+	rows := "age,income,housing\n?,40000,rent\n50,-,own\n-,80000,-\n41,50000,castle\n22,20000,own\n"
+	withMarkers := writeFile(t, dir, "marked.csv", rows)
+	blank := writeFile(t, dir, "blank.csv", strings.NewReplacer("?", "", "-", "").Replace(rows))
+	other := writeFile(t, dir, "other.csv", strings.Replace(rows, "22,20000", "unknown,20000", 1))
+	want, stderr, code := gdt(t, "predict", modelPath, "--data", blank, "--proba")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	got, stderr, code := gdt(t, "predict", modelPath, "--data", withMarkers, "--proba")
+	if code != 0 {
+		t.Fatalf("predict without --na-values: exit %d: %s", code, stderr)
+	}
+	if got != want {
+		t.Errorf("marked cells predict\n%s\nempty (missing) cells predict\n%s", got, want)
+	}
+	if strings.Count(stderr, "never seen") != 1 || !strings.Contains(stderr, `housing`) || !strings.Contains(stderr, "1 row") {
+		t.Errorf("stderr %q: want one unseen level (castle), the marker \"-\" read as missing", stderr)
+	}
+	// a marker given at predict time adds to the stored ones
+	if _, stderr, code := gdt(t, "predict", modelPath, "--data", other); code == 0 || !strings.Contains(stderr, `"unknown"`) {
+		t.Errorf("predict on %q without --na-values unknown: exit %d, stderr %q; want an error naming it", other, code, stderr)
+	}
+	blankOther := writeFile(t, dir, "blank-other.csv", strings.NewReplacer("?", "", "-", "", "unknown", "").Replace(strings.Replace(rows, "22,20000", "unknown,20000", 1)))
+	wantOther, stderr, code := gdt(t, "predict", modelPath, "--data", blankOther, "--proba")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	if got, stderr, code := gdt(t, "predict", modelPath, "--data", other, "--proba", "--na-values", "unknown"); code != 0 || got != wantOther {
+		t.Errorf("predict --na-values unknown: exit %d (%s), output\n%s\nwant\n%s", code, stderr, got, wantOther)
+	}
+	// report reads the data through the same options (here the training
+	// file, which holds "-" in a numeric column)
+	if _, stderr, code := gdt(t, "report", modelPath, "--data", train, "--out", filepath.Join(dir, "report")); code != 0 {
+		t.Errorf("report without --na-values: exit %d: %s", code, stderr)
+	}
+}

@@ -33,8 +33,7 @@ func loadModelData(cmd, path string, df *dataFlags, withTarget bool) (*model.Tra
 	if err != nil {
 		return nil, nil, err
 	}
-	opt.Schema = t.Schema()
-	opt.Schema.LenientOthers = true // columns the model does not use
+	opt = t.ReadOptions(opt)
 	if withTarget && t.Task != data.Regression && t.Target != "" {
 		opt.Schema.Categorical = append(opt.Schema.Categorical, t.Target)
 	}

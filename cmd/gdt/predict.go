@@ -67,8 +67,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
-	opt.Schema = t.Schema()
-	opt.Schema.LenientOthers = true // columns the model does not use
+	opt = t.ReadOptions(opt) // training types and missing markers
 	chunks, err := data.OpenChunks(df.path, opt)
 	if err != nil {
 		return err

@@ -306,6 +306,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	t.Target = target
+	if *dsName == "" {
+		t.NAValues = model.MergeMarkers(nil, splitList(df.naValues)) // read as missing in later files too
+	}
 	t.Info["fit_seconds"] = time.Since(start).Seconds()
 	if err := t.Save(*out); err != nil {
 		return err
