@@ -27,6 +27,10 @@ const (
 	envWorker = "GDT_HPO_TEST_WORKER" // store spec
 	envStudy  = "GDT_HPO_TEST_STUDY"
 	envBudget = "GDT_HPO_TEST_BUDGET"
+	// envHold = N makes the worker hold its trial N+1 (after N finished):
+	// it prints "hold" inside the trial's first step and waits there until
+	// it is killed, so a test kills it mid-trial without timing guesses.
+	envHold = "GDT_HPO_TEST_HOLD"
 )
 
 func TestMain(m *testing.M) {
@@ -39,7 +43,8 @@ func TestMain(m *testing.M) {
 }
 
 // runTestWorker works on the study with a synthetic objective (3 steps of
-// 80 ms), printing "start" and "end" around every trial.
+// 80 ms), printing "start" and "end" around every trial (and "hold" when
+// it holds a trial, see envHold).
 func runTestWorker(spec string) int {
 	store, err := OpenStore(spec)
 	if err != nil {
@@ -54,8 +59,21 @@ func runTestWorker(spec string) int {
 	}
 	budget, _ := strconv.Atoi(os.Getenv(envBudget))
 	inner := synthetic(3, 80*time.Millisecond)
+	hold := -1
+	if h := os.Getenv(envHold); h != "" {
+		hold, _ = strconv.Atoi(h)
+	}
+	started := 0
 	obj := func(ctx context.Context, opts map[string]string, report func(int, float64) error) (float64, error) {
 		fmt.Println("start")
+		if started++; started == hold+1 {
+			if err := report(0, 0.5); err != nil { // the trial's first step
+				return 0, err
+			}
+			fmt.Println("hold")
+			<-ctx.Done() // until killed
+			return 0, ctx.Err()
+		}
 		v, err := inner(ctx, opts, report)
 		fmt.Println("end")
 		return v, err
@@ -73,10 +91,15 @@ type worker struct {
 	errb  *strings.Builder
 }
 
-func startWorker(t *testing.T, spec, study string, budget int) *worker {
+// startWorker starts a worker process on the study; hold ≥ 0 makes it
+// hold its trial hold+1 until killed (envHold).
+func startWorker(t *testing.T, spec, study string, budget, hold int) *worker {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), envWorker+"="+spec, envStudy+"="+study, envBudget+"="+strconv.Itoa(budget))
+	if hold >= 0 {
+		cmd.Env = append(cmd.Env, envHold+"="+strconv.Itoa(hold))
+	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -96,33 +119,33 @@ func startWorker(t *testing.T, spec, study string, budget int) *worker {
 	return w
 }
 
-// killMidTrial waits until w has finished `after` trials and started the
-// next, then kills it with SIGKILL.
-func (w *worker) killMidTrial(t *testing.T, after int) {
+// waitFor waits until w prints the line want, failing the test if the
+// worker exits first or nothing comes in 60 s.
+func (w *worker) waitFor(t *testing.T, want string) {
 	t.Helper()
-	ends := 0
 	deadline := time.After(60 * time.Second)
 	for {
 		select {
 		case l, ok := <-w.lines:
 			if !ok {
-				t.Fatalf("worker exited before it could be killed: %s", w.errb)
+				t.Fatalf("worker %d exited before printing %q: %s", w.cmd.Process.Pid, want, w.errb)
 			}
-			if l == "end" {
-				ends++
-			}
-			if l == "start" && ends >= after {
-				time.Sleep(40 * time.Millisecond) // inside the trial's first step
-				if err := w.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-					t.Fatal(err)
-				}
-				_ = w.cmd.Wait()
+			if l == want {
 				return
 			}
 		case <-deadline:
-			t.Fatal("worker made no progress in 60 s")
+			t.Fatalf("worker %d did not print %q in 60 s", w.cmd.Process.Pid, want)
 		}
 	}
+}
+
+// kill kills w with SIGKILL and reaps it.
+func (w *worker) kill(t *testing.T) {
+	t.Helper()
+	if err := w.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.cmd.Wait()
 }
 
 func (w *worker) wait(t *testing.T) {
@@ -159,11 +182,17 @@ func testKilledWorker(t *testing.T, spec string) {
 	if _, err := NewStudy(store, name, testSpace(), map[string]string{AttrTrials: strconv.Itoa(budget)}, Config{Pruner: "none", Sampler: "tpe"}); err != nil {
 		t.Fatal(err)
 	}
-	a := startWorker(t, spec, name, budget)
-	b := startWorker(t, spec, name, budget)
+	// Worker a finishes two trials and holds the third (it says "hold"
+	// inside the trial's first step); b joins, and once b is inside a
+	// trial too, a is killed: the kill lands mid-trial while another
+	// worker works, whatever the machine's load.
+	a := startWorker(t, spec, name, budget, 2)
+	a.waitFor(t, "hold")
+	b := startWorker(t, spec, name, budget, -1)
+	b.waitFor(t, "start")
 	killedPID := a.cmd.Process.Pid
-	a.killMidTrial(t, 2)
-	c := startWorker(t, spec, name, budget) // a restarted worker joins
+	a.kill(t)
+	c := startWorker(t, spec, name, budget, -1) // a restarted worker joins
 	b.wait(t)
 	c.wait(t)
 
