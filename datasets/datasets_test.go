@@ -1,9 +1,10 @@
 package datasets
 
 import (
-	"github.com/gdt-ml/gdt/pairwise"
-
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,9 +13,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/internal/cputime"
+	"github.com/gdt-ml/gdt/pairwise"
 )
 
 var (
@@ -450,31 +452,96 @@ func TestGRANDEMatchesManifest(t *testing.T) {
 	}
 }
 
+// TestLoadAllGradTreeFast checks that loading the 36 GradTree datasets
+// stays fast: its CPU time against that of reading the same files and
+// splitting them naively into fields (naiveFields), measured alternately
+// in this process (best of three each), so that neither the machine's
+// speed nor its load moves the ratio much (0.90–1.34 over eight runs at
+// load 20–30 on two cores). The limit is 2.5× today's ratio
+// (loadRatioToday), so loading 3× slower fails.
 func TestLoadAllGradTreeFast(t *testing.T) {
 	m := testData(t)
 	if testing.Short() || raceEnabled {
 		t.Skip("timing test skipped in -short mode and under the race detector")
 	}
-	// Best of three, so that a busy machine does not fail the test.
-	best := time.Duration(math.MaxInt64)
-	for attempt := 0; attempt < 3; attempt++ {
-		start := time.Now()
-		for _, name := range Names(BenchGradTree) {
-			if _, err := m.Load(name); err != nil {
-				t.Fatal(err)
+	names := Names(BenchGradTree)
+	var files []string
+	for _, name := range names {
+		info, err := Describe(m.Root, "gradtree/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, info.Files...)
+	}
+	var err error
+	work := func() {
+		for _, name := range names {
+			if _, lerr := m.Load(name); lerr != nil {
+				err = lerr
 			}
 		}
-		if el := time.Since(start); el < best {
-			best = el
-		}
-		if best < 2*time.Second {
-			break
+	}
+	fields := 0
+	ref := func() {
+		fields = 0
+		for _, f := range files {
+			raw, rerr := readMaybeGzip(f)
+			if rerr != nil {
+				err = rerr
+			}
+			fields += len(naiveFields(raw))
 		}
 	}
-	t.Logf("loading all 36 GradTree datasets: %v", best)
-	if best >= 2*time.Second {
-		t.Errorf("loading all 36 GradTree datasets took %v, want < 2 s", best)
+	w, r := cputime.Ratio(3, work, ref)
+	if err != nil {
+		t.Fatal(err)
 	}
+	ratio := float64(w) / float64(r)
+	limit := 2.5 * loadRatioToday
+	t.Logf("loading all %d GradTree datasets: %v of CPU; reading and splitting their files (%d fields): %v; ratio %.2f (limit %.2f)",
+		len(names), w, fields, r, ratio, limit)
+	if ratio > limit {
+		t.Errorf("loading all %d GradTree datasets took %v of CPU, %.2f× reading and splitting their files (%v): want below %.2f× (2.5× the ratio of when this test was written)",
+			len(names), w, ratio, r, limit)
+	}
+}
+
+// loadRatioToday is the CPU time of loading the GradTree datasets over
+// that of reading and splitting their files, as measured when
+// TestLoadAllGradTreeFast was written.
+const loadRatioToday = 1.2
+
+// readMaybeGzip reads a file, decompressing it when it is gzipped.
+func readMaybeGzip(path string) ([]byte, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil || len(raw) < 2 || raw[0] != 0x1f || raw[1] != 0x8b {
+		return raw, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	return io.ReadAll(zr)
+}
+
+// naiveFields splits raw at every delimiter a data file may use (comma,
+// semicolon, tab, space, newline), copying each field into a string.
+func naiveFields(raw []byte) []string {
+	var out []string
+	start := 0
+	for i, c := range raw {
+		switch c {
+		case ',', ';', '\t', ' ', '\n', '\r':
+			if i > start {
+				out = append(out, string(raw[start:i]))
+			}
+			start = i + 1
+		}
+	}
+	if start < len(raw) {
+		out = append(out, string(raw[start:]))
+	}
+	return out
 }
 
 func TestResolveNames(t *testing.T) {
