@@ -145,28 +145,8 @@ func (t *Trained) Schema() data.Schema {
 func (t *Trained) ReadOptions(opt data.ReadOptions) data.ReadOptions {
 	opt.Schema = t.Schema()
 	opt.Schema.LenientOthers = true
-	opt.NAValues = MergeMarkers(t.NAValues, opt.NAValues)
+	opt.NAValues = data.MergeNAValues(t.NAValues, opt.NAValues)
 	return opt
-}
-
-// MergeMarkers returns the markers of a followed by those of b not in a
-// (nil when both are empty).
-func MergeMarkers(a, b []string) []string {
-	if len(b) == 0 {
-		return a
-	}
-	out := append([]string(nil), a...)
-	seen := make(map[string]bool, len(a)+len(b))
-	for _, v := range a {
-		seen[v] = true
-	}
-	for _, v := range b {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // check verifies that X holds every input column with the right kind.
@@ -295,7 +275,7 @@ func (t *Trained) Render(format string) ([]byte, error) {
 
 // Save writes the model file atomically.
 func (t *Trained) Save(path string) error {
-	if err := checkNAValues(t.NAValues); err != nil {
+	if err := data.CheckNAValues(t.NAValues); err != nil {
 		return fmt.Errorf("model: %w", err)
 	}
 	pipe, err := json.Marshal(t.Pipeline)

@@ -3,7 +3,6 @@ package model
 import (
 	"fmt"
 	"math"
-	"unicode/utf8"
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/modelfile"
@@ -38,7 +37,7 @@ func checkHeader(f *modelfile.File, task data.Task, pipe *preprocess.Pipeline) e
 		}
 		seen[c] = true
 	}
-	if err := checkNAValues(f.NAValues); err != nil {
+	if err := data.CheckNAValues(f.NAValues); err != nil {
 		return err
 	}
 	if err := pipe.Validate(); err != nil {
@@ -107,35 +106,6 @@ func probe(t *Trained) (err error) {
 		if math.Abs(sum-1) > 1e-3 {
 			return fmt.Errorf("model: the %s model's class probabilities for probe row %d sum to %v: expected 1", t.Spec.Kind, r, sum)
 		}
-	}
-	return nil
-}
-
-// Bounds on the missing markers a model file may carry (na_values).
-const (
-	maxNAValues   = 1000
-	maxNAValueLen = 1000
-)
-
-// checkNAValues checks the training data's missing markers: at most
-// maxNAValues of them, each valid UTF-8 of at most maxNAValueLen bytes,
-// none repeated.
-func checkNAValues(vals []string) error {
-	if len(vals) > maxNAValues {
-		return fmt.Errorf("na_values: %d values: expected at most %d", len(vals), maxNAValues)
-	}
-	seen := make(map[string]bool, len(vals))
-	for i, v := range vals {
-		if len(v) > maxNAValueLen {
-			return fmt.Errorf("na_values[%d]: %d bytes: expected at most %d", i, len(v), maxNAValueLen)
-		}
-		if !utf8.ValidString(v) {
-			return fmt.Errorf("na_values[%d] = %q: expected valid UTF-8 text", i, v)
-		}
-		if seen[v] {
-			return fmt.Errorf("na_values[%d] = %q is repeated: expected distinct values", i, v)
-		}
-		seen[v] = true
 	}
 	return nil
 }

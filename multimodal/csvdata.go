@@ -1,13 +1,9 @@
 package multimodal
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
-	"math"
-	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -33,26 +29,28 @@ type CSVOptions struct {
 	Drop []string
 	// Categorical forces columns to be categorical even if numeric.
 	Categorical []string
+	// NAValues are text values that mean missing on top of
+	// data.DefaultMissing (see data.ReadOptions.NAValues).
+	NAValues []string
 	LoadOptions
 }
 
 var defaultDrop = []string{"image_id", "image_file", "lesion_id", "dx", "label", "dx_type", "dataset", "patient_id", "img_id", "image_path"}
 
-// LoadCSV reads a CSV file with a header row whose rows join to images in
-// imagesDir, a label column and tabular feature columns. A feature column
-// whose non-empty values all parse as numbers is numeric (empty = missing);
-// any other is categorical (empty = missing).
+// LoadCSV reads a CSV file (comma-separated, with a header row; plain or
+// gzipped) with package data's reader, whose rows join to images in
+// imagesDir, a label column and tabular feature columns. The feature
+// columns are typed by package data's rule (Records.Table): numeric when
+// every non-missing field is a number, a *data.ColumnError when most are
+// (data.NumericLookingPercent) unless opt.Categorical or opt.NAValues
+// cover the others, categorical otherwise; data.DefaultMissing and
+// opt.NAValues mean missing.
 func LoadCSV(path, imagesDir string, opt CSVOptions) (*Multimodal, error) {
-	f, err := os.Open(path)
+	rec, err := readCSV(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	head, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s:1: reading header: %w", path, err)
-	}
+	head := rec.Header
 	col := map[string]int{}
 	for i, h := range head {
 		col[strings.TrimSpace(h)] = i
@@ -105,14 +103,12 @@ func LoadCSV(path, imagesDir string, opt CSVOptions) (*Multimodal, error) {
 			feats = append(feats, h)
 		}
 	}
-	rows, lines, err := readRecords(r, path, opt.Every, opt.MaxRows)
-	if err != nil {
-		return nil, err
-	}
+	rows, lines := sample(rec, opt.Every, opt.MaxRows)
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s: no data rows", path)
 	}
-	m := &Multimodal{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), ImageDir: imagesDir, ImageColumn: imgCol, Target: target}
+	m := &Multimodal{Name: strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), ImageDir: imagesDir, ImageColumn: imgCol, Target: target,
+		NAValues: data.MergeNAValues(nil, opt.NAValues)}
 	// Labels.
 	labels := map[string]bool{}
 	for i, rec := range rows {
@@ -145,37 +141,36 @@ func LoadCSV(path, imagesDir string, opt CSVOptions) (*Multimodal, error) {
 			m.Groups = append(m.Groups, "row"+strconv.Itoa(i))
 		}
 	}
-	forced := map[string]bool{}
+	var forced []string
 	for _, c := range opt.Categorical {
 		if _, ok := col[c]; !ok {
 			return nil, fmt.Errorf("%s:1: --categorical names no column %q", path, c)
 		}
-		forced[c] = true
+		if slices.Contains(feats, c) {
+			forced = append(forced, c)
+		}
+	}
+	// Type the whole file (so errors name the file's column numbers),
+	// the columns that are not features by the lenient rule, then keep
+	// the features.
+	var others []string
+	for _, h := range head {
+		if !slices.Contains(feats, strings.TrimSpace(h)) {
+			others = append(others, h)
+		}
+	}
+	all, err := (&data.Records{Source: path, Header: head, Rows: rows, Lines: lines}).Table(
+		data.Schema{Categorical: forced, Lenient: others, Missing: missingMarkers(opt.NAValues)})
+	if err != nil {
+		return nil, err
 	}
 	m.Tab = &data.Table{}
 	for _, name := range feats {
-		vals := make([]string, len(rows))
-		numeric := !forced[name]
-		num := make([]float64, len(rows))
-		for i, rec := range rows {
-			vals[i] = strings.TrimSpace(rec[col[name]])
-			if vals[i] == "" {
-				num[i] = math.NaN()
-				continue
-			}
-			if numeric {
-				v, err := strconv.ParseFloat(vals[i], 64)
-				if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-					numeric = false
-				}
-				num[i] = v
-			}
+		c := all.Col(name)
+		if c == nil {
+			return nil, fmt.Errorf("%s:1: column %q not found after typing (repeated or blank-padded header name?)", path, name)
 		}
-		if numeric {
-			m.Tab.Columns = append(m.Tab.Columns, data.NewNumeric(name, num))
-		} else {
-			m.Tab.Columns = append(m.Tab.Columns, data.NewCategorical(name, vals, ""))
-		}
+		m.Tab.Columns = append(m.Tab.Columns, c)
 	}
 	if !opt.NoImages {
 		size := opt.Size
@@ -221,28 +216,35 @@ func ImagePath(dir, ref string) string {
 	return filepath.Join(dir, ref)
 }
 
-// readRecords reads the data records that follow the header of r, keeping
-// every every-th one (every > 1) and at most maxRows (> 0), and returns
-// them with the file line each starts on.
-func readRecords(r *csv.Reader, path string, every, maxRows int) (recs [][]string, lines []int, err error) {
-	line := 1
-	for k := 0; ; k++ {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		line++
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w", path, line, err)
-		}
+// readCSV reads a comma-separated file with a header row (plain or
+// gzipped) with package data's reader.
+func readCSV(path string) (*data.Records, error) {
+	rec, err := data.ReadCSVFile(path, data.CSVOptions{Delimiter: ',', Header: true, TrimSpace: true})
+	if err != nil {
+		return nil, err
+	}
+	if rec.Header == nil {
+		return nil, fmt.Errorf("%s:1: no header row", path)
+	}
+	return rec, nil
+}
+
+// sample returns the data rows of rec with the file line each starts on,
+// keeping every every-th one (every > 1) and at most maxRows (> 0).
+func sample(rec *data.Records, every, maxRows int) (rows [][]string, lines []int) {
+	for k, r := range rec.Rows {
 		if every > 1 && k%every != 0 {
 			continue
 		}
-		if maxRows > 0 && len(recs) >= maxRows {
+		if maxRows > 0 && len(rows) >= maxRows {
 			break
 		}
-		at, _ := r.FieldPos(0)
-		recs, lines = append(recs, append([]string(nil), rec...)), append(lines, at)
+		rows, lines = append(rows, r), append(lines, rec.Lines[k])
 	}
-	return recs, lines, nil
+	return rows, lines
+}
+
+// missingMarkers returns data.DefaultMissing with the extra markers.
+func missingMarkers(extra []string) []string {
+	return data.MergeNAValues(data.DefaultMissing, extra)
 }

@@ -1,10 +1,8 @@
 package multimodal
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -36,6 +34,9 @@ type Multimodal struct {
 	// prediction reads new files the same way.
 	ImageColumn string
 	Target      string
+	// NAValues are the extra missing markers the CSV was read with
+	// (CSVOptions.NAValues); a trained model records them too.
+	NAValues []string
 }
 
 // Dataset returns the tabular part as a data.Dataset (shared columns).
@@ -66,17 +67,11 @@ type LoadOptions struct {
 // features; lesion_id is the group key.
 func LoadHAM10000(dir string, opt LoadOptions) (*Multimodal, error) {
 	path := filepath.Join(dir, "ham10000.csv")
-	f, err := os.Open(path)
+	rec, err := readCSV(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.ReuseRecord = true
-	head, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s:1: reading header: %w", path, err)
-	}
+	head := rec.Header
 	col := map[string]int{}
 	for i, h := range head {
 		col[strings.TrimSpace(h)] = i
@@ -90,10 +85,7 @@ func LoadHAM10000(dir string, opt LoadOptions) (*Multimodal, error) {
 	var ages []float64
 	var sex, loc []string
 	var files []string
-	recs, lines, err := readRecords(r, path, opt.Every, opt.MaxRows)
-	if err != nil {
-		return nil, err
-	}
+	recs, lines := sample(rec, opt.Every, opt.MaxRows)
 	for i, rec := range recs {
 		line := lines[i]
 		get := func(k string) string { return strings.TrimSpace(rec[col[k]]) }

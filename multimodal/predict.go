@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -97,6 +96,9 @@ type PredictOptions struct {
 	NeedLabels bool
 	// Workers decode images in parallel (0: GOMAXPROCS).
 	Workers int
+	// NAValues are missing markers on top of data.DefaultMissing and the
+	// model's training markers (Trained.NAValues).
+	NAValues []string
 }
 
 // CSVPredictions are the predictions for the rows of a CSV file, in file
@@ -140,7 +142,7 @@ type Scores struct {
 // the training size like the training images. Errors name the file, the
 // line and the column or image file at fault.
 func (t *Trained) PredictCSV(ctx context.Context, path string, opt PredictOptions) (*CSVPredictions, error) {
-	rec, err := data.ReadCSVFile(path, data.CSVOptions{Delimiter: ',', Header: true, TrimSpace: true})
+	rec, err := readCSV(path)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +176,7 @@ func (t *Trained) PredictCSV(ctx context.Context, path string, opt PredictOption
 	// Tabular features, typed as the pipeline saw them in training.
 	var tab *data.Table
 	if t.Model.Config.Tabular != "" {
-		if tab, err = t.readFeatures(rec, col); err != nil {
+		if tab, err = t.readFeatures(rec, col, data.MergeNAValues(t.NAValues, opt.NAValues)); err != nil {
 			return nil, err
 		}
 	}
@@ -257,10 +259,11 @@ func (t *Trained) PredictCSV(ctx context.Context, path string, opt PredictOption
 	return out, nil
 }
 
-// readFeatures types the model's raw feature columns of rec: numeric
-// columns must hold numbers (empty = missing), categorical ones any text
-// (empty = missing).
-func (t *Trained) readFeatures(rec *data.Records, col map[string]int) (*data.Table, error) {
+// readFeatures types the model's raw feature columns of rec as in
+// training, with package data's typing (Records.Table): numeric columns
+// must hold numbers or missing markers (data.DefaultMissing and extra),
+// categorical ones any text.
+func (t *Trained) readFeatures(rec *data.Records, col map[string]int, extra []string) (*data.Table, error) {
 	if t.Pipeline == nil {
 		return nil, errors.New("multimodal: the model has a tabular backbone but no preprocessing pipeline")
 	}
@@ -278,33 +281,27 @@ func (t *Trained) readFeatures(rec *data.Records, col map[string]int) (*data.Tab
 		return nil, fmt.Errorf("%s:1: no %s %s (a feature the model was trained on; the file has %s)", rec.Source, what,
 			strings.Join(missing, ", "), strings.Join(rec.Header, ", "))
 	}
+	// Type the whole file (errors name the file's column numbers); the
+	// columns the model does not use by the lenient rule.
+	sch := data.Schema{Missing: missingMarkers(extra), LenientOthers: true}
+	for _, c := range t.Pipeline.Inputs {
+		if c.Kind == data.Categorical {
+			sch.Categorical = append(sch.Categorical, c.Name)
+		} else {
+			sch.Numeric = append(sch.Numeric, c.Name)
+		}
+	}
+	all, err := rec.Table(sch)
+	if err != nil {
+		return nil, err
+	}
 	tab := &data.Table{}
-	n := len(rec.Rows)
-	for _, in := range t.Pipeline.Inputs {
-		j := col[in.Name]
-		if in.Kind == data.Categorical {
-			vals := make([]string, n)
-			for i, r := range rec.Rows {
-				vals[i] = strings.TrimSpace(r[j])
-			}
-			tab.Columns = append(tab.Columns, data.NewCategorical(in.Name, vals, ""))
-			continue
+	for _, c := range t.Pipeline.Inputs {
+		col := all.Col(c.Name)
+		if col == nil {
+			return nil, fmt.Errorf("%s:1: column %q not found after typing (repeated or blank-padded header name?)", rec.Source, c.Name)
 		}
-		num := make([]float64, n)
-		for i, r := range rec.Rows {
-			s := strings.TrimSpace(r[j])
-			if s == "" {
-				num[i] = math.NaN()
-				continue
-			}
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-				return nil, fmt.Errorf("%s:%d: column %q: expected a number or an empty field (the model was trained on a numeric column), found %q",
-					rec.Source, rec.Lines[i], in.Name, s)
-			}
-			num[i] = v
-		}
-		tab.Columns = append(tab.Columns, data.NewNumeric(in.Name, num))
+		tab.Columns = append(tab.Columns, col)
 	}
 	return tab, nil
 }

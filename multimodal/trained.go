@@ -29,6 +29,10 @@ type Trained struct {
 	// default names, as LoadCSV does).
 	ImageColumn string `json:"image_column,omitempty"`
 	Target      string `json:"target,omitempty"`
+	// NAValues are the extra missing markers of the training file
+	// (CSVOptions.NAValues); PredictCSV reads files with them too.
+	// Optional: older files have none.
+	NAValues []string `json:"na_values,omitempty"`
 	// Info holds the training facts.
 	Info *TrainInfo `json:"info,omitempty"`
 }
@@ -70,7 +74,7 @@ func TrainDataset(ctx context.Context, ds *Multimodal, opt TrainOptions) (*Train
 		return nil, err
 	}
 	start := time.Now()
-	t := &Trained{Version: 1, Kind: "multimodal", Classes: ds.Classes, Columns: ds.Tab.Names(), ImageColumn: ds.ImageColumn, Target: ds.Target,
+	t := &Trained{Version: 1, Kind: "multimodal", Classes: ds.Classes, Columns: ds.Tab.Names(), ImageColumn: ds.ImageColumn, Target: ds.Target, NAValues: ds.NAValues,
 		Info: &TrainInfo{Created: start.UTC().Format(time.RFC3339), Data: ds.Name, Rows: len(ds.Y), TrainRows: len(tr), ValidRows: len(va)}}
 	if cfg.Tabular != "" {
 		t.Info.Protocol = opt.Protocol
@@ -154,6 +158,9 @@ func (t *Trained) PredictFile(imagePath string, row *data.Table) ([]float32, err
 
 // Save writes t as JSON to path atomically.
 func (t *Trained) Save(path string) error {
+	if err := data.CheckNAValues(t.NAValues); err != nil {
+		return fmt.Errorf("multimodal: %w", err)
+	}
 	return safefile.Write(path, func(w io.Writer) error {
 		return json.NewEncoder(w).Encode(t)
 	})
@@ -190,6 +197,9 @@ func decodeTrained(b []byte, path string) (*Trained, error) {
 // backbone a valid fitted pipeline whose output width is the network's
 // input width and whose inputs are the Columns.
 func (t *Trained) check() error {
+	if err := data.CheckNAValues(t.NAValues); err != nil {
+		return err
+	}
 	if len(t.Classes) != t.Model.Classes {
 		return fmt.Errorf("classes: %d names: expected one per output of the network (%d)", len(t.Classes), t.Model.Classes)
 	}

@@ -38,6 +38,7 @@ func multimodalModelArg(args []string) string {
 // multimodal models.
 type multimodalFlags struct {
 	data, images, imageCol, id, target string
+	naValues                           string
 }
 
 func (m *multimodalFlags) register(fs interface {
@@ -47,6 +48,7 @@ func (m *multimodalFlags) register(fs interface {
 	fs.StringVar(&m.images, "images", "", "folder the image column's paths are relative to (default: FILE's folder)")
 	fs.StringVar(&m.imageCol, "image-column", "", "image column (default: the training image column, else image_file, image_id, image or file)")
 	fs.StringVar(&m.id, "id", "", "id column carried into the predictions (default: id or image_id, else the image column)")
+	fs.StringVar(&m.naValues, "na-values", "", "comma-separated values that mean missing, besides the defaults and those given at training")
 	if withTarget {
 		fs.StringVar(&m.target, "target", "", "label column (default: the training target, else dx, else label)")
 	}
@@ -62,7 +64,7 @@ func (m *multimodalFlags) predict(ctx context.Context, path string, needLabels b
 		return nil, nil, err
 	}
 	p, err := t.PredictCSV(ctx, m.data, multimodal.PredictOptions{ImagesDir: m.images, ImageColumn: m.imageCol, IDColumn: m.id,
-		Target: m.target, NeedLabels: needLabels})
+		Target: m.target, NeedLabels: needLabels, NAValues: splitList(m.naValues)})
 	if err != nil {
 		return nil, nil, err
 	}

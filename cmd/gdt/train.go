@@ -307,7 +307,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	t.Target = target
 	if *dsName == "" {
-		t.NAValues = model.MergeMarkers(nil, splitList(df.naValues)) // read as missing in later files too
+		t.NAValues = data.MergeNAValues(nil, splitList(df.naValues)) // read as missing in later files too
 	}
 	t.Info["fit_seconds"] = time.Since(start).Seconds()
 	if err := t.Save(*out); err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/multimodal"
 )
 
@@ -41,6 +42,8 @@ func runTrainMultimodal(ctx context.Context, args []string, stdout, stderr io.Wr
 	target := fs.String("target", "", "label column (default: dx, else label)")
 	group := fs.String("group", "", "rows of one group stay on one side of the validation split (default: lesion_id if present)")
 	drop := fs.String("drop", "", "comma-separated columns that are not features (default: ids, label columns, dx_type and dataset)")
+	categorical := fs.String("categorical", "", "comma-separated feature columns to treat as categorical even if numeric (a column whose values are mostly numbers with a few others is an error without it)")
+	naValues := fs.String("na-values", "", fmt.Sprintf("comma-separated values that mean missing, besides %s and the empty field; stored in the model", strings.Join(data.DefaultMissing[1:], " ")))
 	size := fs.Int("size", 64, "images are resized to SIZE×SIZE")
 	out := fs.String("out", "", "model file to write (atomically)")
 	protocol := fs.String("protocol", "gr-paper", "tabular preprocessing: gr-paper or standard")
@@ -70,6 +73,7 @@ func runTrainMultimodal(ctx context.Context, args []string, stdout, stderr io.Wr
 		return err
 	}
 	copt := multimodal.CSVOptions{ImageColumn: *imgCol, Target: *target, Group: *group,
+		Categorical: splitList(*categorical), NAValues: splitList(*naValues),
 		LoadOptions: multimodal.LoadOptions{Size: *size, NoImages: !cfg.Image}}
 	if *drop != "" {
 		copt.Drop = splitList(*drop)
