@@ -6,12 +6,12 @@ import (
 )
 
 // The vector pass of a tree's per-sample backward quantities: for trees of
-// depth ≤ 5 with one output, instance-wise leaf weights and the softsign
+// depth ≤ 6 with one output, instance-wise leaf weights and the softsign
 // split (GRANDE's defaults at the reference configuration), the fused
 // backward pass computes a tree's γ and its path-node δ sixteen samples
 // at a time (treeDeltasAVX512, AVX-512): the path and the counterfactual
 // descents route all sixteen samples together, the node and leaf lookups
-// being register permutes of the tree's at most 32 entries, and every
+// being register permutes of the tree's at most 64 entries, and every
 // float64 value is the same operation, in the same order, as in
 // treeWeights and pathDeltas, so the results are the same bits
 // (TestTreeDeltasMatchGo). δ is written depth-major ([d][B]) there.
@@ -31,17 +31,19 @@ type deltaArgs struct {
 	g                *float64 // out [B]: γ
 	td               *float64 // out [d][B]: δ
 	n, d, b          int
-	nodeLo, nodeHi   uint64 // lane masks of the node tables' two vectors
+	nodeLo, nodeHi   uint64 // lane masks of the node tables' vectors 0, 1
 	leafLo, leafHi   uint64 // and of the leaf tables'
+	node2, node3     uint64 // vectors 2, 3 (depth 6)
+	leaf2, leaf3     uint64
 }
 
-var _ = [1]struct{}{}[unsafe.Offsetof(deltaArgs{}.leafHi)-168] // the assembly's offsets
+var _ = [1]struct{}{}[unsafe.Offsetof(deltaArgs{}.leaf3)-200] // the assembly's offsets
 
 // lanes returns the masks of the two sixteen-lane vectors that hold a
-// table of n ≤ 32 entries.
+// table of n ≤ 32 entries (the first 32 entries of a longer one).
 func lanes(n int) (lo, hi uint64) {
 	lo = 1<<uint(min(n, 16)) - 1
-	hi = 1<<uint(max(n-16, 0)) - 1
+	hi = 1<<uint(min(max(n-16, 0), 16)) - 1
 	return lo, hi
 }
 
@@ -49,7 +51,7 @@ func lanes(n int) (lo, hi uint64) {
 // treeDeltasAVX512 (δ then depth-major).
 func (ws *Workspace) vecDeltas() bool {
 	k := ws.k
-	return haveDeltasAVX512 && ws.fused && k.cfg.Fast && k.d <= 5 && k.c == 1 &&
+	return haveDeltasAVX512 && ws.fused && k.cfg.Fast && k.d <= 6 && k.c == 1 &&
 		k.mode == LeafWeights && k.split == Softsign && k.e > 1
 }
 
@@ -82,6 +84,8 @@ func (ws *Workspace) treeDeltasVec(e int, g, td []float64) {
 	}
 	args.nodeLo, args.nodeHi = lanes(ni)
 	args.leafLo, args.leafHi = lanes(L)
+	args.node2, args.node3 = lanes(max(ni-32, 0))
+	args.leaf2, args.leaf3 = lanes(max(L-32, 0))
 	treeDeltasAVX512(&args)
 }
 

@@ -8,19 +8,39 @@
 // VPERMI2D hi, lo, idx replaces idx by the entries of the 32-entry table
 // (lo, hi); VBLENDMPD t, f, k, d takes t where k is set, else f.
 //
-// Frame: the sample vectors of every depth j (64 bytes each, d ≤ 5 rows
-// of 320 bytes): CF counterfactual node (then leaf), XS the path node's
+// Frame: the sample vectors of every depth j (64 bytes each, d ≤ 6 rows
+// of 384 bytes): CF counterfactual node (then leaf), XS the path node's
 // input value, TS its threshold, LC and WC the counterfactual leaf's
 // value and weight logit; then LR and WR, the reached leaf's value and
-// weight logit, and RR the reached leaf.
+// weight logit, and RR the reached leaf; NI holds I = 2^d − 1.
+//
+// Depth 6 has tables of 63 and 64 entries: entries 32… are in a second
+// pair of vectors (Z8…Z15, loaded per group of samples since the float64
+// part uses those registers), and L64 looks an index up in both pairs.
+
+DATA c32<>+0(SB)/4, $32
+GLOBL c32<>(SB), RODATA|NOPTR, $4
+
+// L64 writes into dst the entries of the table (lo0, lo1; hi0, hi1) at
+// the indices idx (tmp clobbered; the second pair only at depth 6, R10).
+#define L64(idx, lo0, lo1, hi0, hi1, dst, tmp) \
+	VMOVDQA32 idx, dst \
+	VPERMI2D  lo1, lo0, dst \
+	CMPQ      R10, $6 \
+	JLT       5(PC) \
+	VMOVDQA32 idx, tmp \
+	VPERMI2D  hi1, hi0, tmp \
+	VPTESTMD.BCST c32<>(SB), idx, K6 \
+	VMOVDQA32 tmp, K6, dst
 #define CF 0
-#define XS 320
-#define TS 640
-#define LC 960
-#define WC 1280
-#define LR 1600
-#define WR 1664
-#define RR 1728
+#define XS 384
+#define TS 768
+#define LC 1152
+#define WC 1536
+#define LR 1920
+#define WR 1984
+#define RR 2048
+#define NI 2112
 
 DATA iota16<>+0(SB)/4, $0
 DATA iota16<>+4(SB)/4, $1
@@ -41,7 +61,7 @@ DATA iota16<>+60(SB)/4, $15
 GLOBL iota16<>(SB), RODATA|NOPTR, $64
 
 // func treeDeltasAVX512(p *deltaArgs)
-TEXT ·treeDeltasAVX512(SB), 0, $1792-8
+TEXT ·treeDeltasAVX512(SB), 0, $2120-8
 	MOVQ p+0(FP), DI
 	// the tables: features, thresholds (nodes), values, weight logits
 	// (leaves), each in two vectors of sixteen lanes
@@ -88,7 +108,7 @@ TEXT ·treeDeltasAVX512(SB), 0, $1792-8
 	MOVL         $1, AX
 	SHLL         CX, AX
 	DECL         AX
-	VPBROADCASTD AX, Z15          // I = 2^d − 1
+	MOVQ         AX, NI(SP)       // I = 2^d − 1
 	MOVQ         136(DI), R9      // B
 	MOVQ         R9, DX
 	SHLQ         $3, DX           // B·8: a row of td
@@ -108,16 +128,39 @@ group:
 
 full:
 	KMOVW BX, K1                  // the lanes of samples b…b+15 below B
+	CMPQ  R10, $6
+	JLT   tables5
+	// depth 6: the tables' entries 32…
+	MOVQ        176(DI), AX
+	KMOVW       AX, K2
+	MOVQ        184(DI), AX
+	KMOVW       AX, K3
+	MOVQ        80(DI), SI
+	VMOVDQU32.Z 128(SI), K2, Z8
+	VMOVDQU32.Z 192(SI), K3, Z9
+	MOVQ        88(DI), SI
+	VMOVDQU32.Z 128(SI), K2, Z10
+	VMOVDQU32.Z 192(SI), K3, Z11
+	MOVQ        192(DI), AX
+	KMOVW       AX, K2
+	MOVQ        200(DI), AX
+	KMOVW       AX, K3
+	MOVQ        64(DI), SI
+	VMOVDQU32.Z 128(SI), K2, Z12
+	VMOVDQU32.Z 192(SI), K3, Z13
+	MOVQ        72(DI), SI
+	VMOVDQU32.Z 128(SI), K2, Z14
+	VMOVDQU32.Z 192(SI), K3, Z15
+
+tables5:
 
 	// R, and the reached leaf's value and weight logit
 	MOVQ        0(DI), SI
 	VMOVDQU32.Z (SI)(R8*4), K1, Z0
 	VMOVDQU32   Z0, RR(SP)
-	VMOVDQA32   Z0, Z1
-	VPERMI2PS   Z21, Z20, Z1
+	L64(Z0, Z20, Z21, Z12, Z13, Z1, Z2)
 	VMOVUPS     Z1, LR(SP)
-	VMOVDQA32   Z0, Z1
-	VPERMI2PS   Z23, Z22, Z1
+	L64(Z0, Z22, Z23, Z14, Z15, Z1, Z2)
 	VMOVUPS     Z1, WR(SP)
 
 	// the path: node j, its input value and threshold, the counterfactual
@@ -137,15 +180,13 @@ path:
 	VPADDD       Z24, Z4, Z4
 	VPSUBD       Z3, Z4, Z4
 	VMOVDQU32    Z4, CF(BX)
-	VMOVDQA32    Z1, Z5
-	VPERMI2D     Z17, Z16, Z5     // feat[node]
+	L64(Z1, Z16, Z17, Z8, Z9, Z5, Z2) // feat[node]
 	VPADDD       Z25, Z5, Z5
 	KMOVW        K1, K2
 	VPXORD       Z6, Z6, Z6
 	VGATHERDPS   (SI)(Z5*4), K2, Z6
 	VMOVUPS      Z6, XS(BX)
-	VMOVDQA32    Z1, Z7
-	VPERMI2PS    Z19, Z18, Z7     // thr[node]
+	L64(Z1, Z18, Z19, Z10, Z11, Z7, Z2) // thr[node]
 	VMOVUPS      Z7, TS(BX)
 	VPADDD       Z1, Z1, Z1
 	VPADDD       Z24, Z1, Z1
@@ -167,14 +208,12 @@ cfstep:
 
 cfrow:
 	VMOVDQU32  CF(BX), Z1
-	VMOVDQA32  Z1, Z5
-	VPERMI2D   Z17, Z16, Z5
+	L64(Z1, Z16, Z17, Z8, Z9, Z5, Z2)
 	VPADDD     Z25, Z5, Z5
 	KMOVW      K1, K2
 	VPXORD     Z6, Z6, Z6
 	VGATHERDPS (SI)(Z5*4), K2, Z6
-	VMOVDQA32  Z1, Z7
-	VPERMI2PS  Z19, Z18, Z7
+	L64(Z1, Z18, Z19, Z10, Z11, Z7, Z2)
 	VCMPPS     $0x15, Z7, Z6, K3  // !(x < thr), NaN too
 	VPADDD     Z1, Z1, Z1
 	VPADDD     Z24, Z1, Z1
@@ -193,12 +232,11 @@ cfleaves:
 
 cfleaf:
 	VMOVDQU32 CF(BX), Z1
-	VPSUBD    Z15, Z1, Z1
-	VMOVDQA32 Z1, Z2
-	VPERMI2PS Z21, Z20, Z2
+	VPBROADCASTD NI(SP), Z4
+	VPSUBD    Z4, Z1, Z1
+	L64(Z1, Z20, Z21, Z12, Z13, Z2, Z5)
 	VMOVUPS   Z2, LC(BX)
-	VMOVDQA32 Z1, Z3
-	VPERMI2PS Z23, Z22, Z3
+	L64(Z1, Z22, Z23, Z14, Z15, Z3, Z5)
 	VMOVUPS   Z3, WC(BX)
 	ADDQ      $64, BX
 	DECQ      CX

@@ -23,6 +23,8 @@ func TestTreeDeltasMatchGo(t *testing.T) {
 		{trees: 6, depth: 4, features: 20, subset: 8, outputs: 1, batch: 61, dropout: 0.5},
 		{trees: 12, depth: 5, features: 32, subset: 25, outputs: 1, batch: 256, dropout: 0.2},
 		{trees: 8, depth: 5, features: 70, subset: 30, outputs: 1, batch: 45, dropout: 0.9},
+		{trees: 6, depth: 6, features: 46, subset: 36, outputs: 1, batch: 77, dropout: 0.2},
+		{trees: 5, depth: 6, features: 10, outputs: 1, batch: 256},
 	} {
 		c.split, c.mode, c.logitScale = Softsign, LeafWeights, 1
 		t.Run(fmt.Sprint(c), func(t *testing.T) {
