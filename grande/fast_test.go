@@ -231,3 +231,51 @@ func validLoss(t *testing.T, lc loss.Config, raw []float32, y []float64) float64
 	}
 	return v
 }
+
+// feature_coverage raises the trees only where the subsets would leave a
+// feature in fewer trees on average, and never above MaxCoverageTrees.
+func TestCoveredTrees(t *testing.T) {
+	for _, tc := range []struct {
+		trees    int
+		coverage float64
+		n, ne    int
+		want     int
+	}{
+		{256, 0, 500, 50, 256},                  // off
+		{256, 64, 30, 24, 256},                  // 256·24/30 ≈ 205 trees per feature already
+		{256, 64, 500, 50, 640},                 // madelon: ⌈64·500/50⌉
+		{256, 64, 100000, 50, MaxCoverageTrees}, // bounded
+		{4096, 64, 500, 50, 4096},               // never lowers the configured trees
+	} {
+		if got := CoveredTrees(tc.trees, tc.coverage, tc.n, tc.ne); got != tc.want {
+			t.Errorf("CoveredTrees(%d, %v, %d, %d) = %d, want %d", tc.trees, tc.coverage, tc.n, tc.ne, got, tc.want)
+		}
+	}
+}
+
+// A fit with feature_coverage records the trees it trained in its
+// configuration, so that the saved model checks and loads.
+func TestFeatureCoverageFit(t *testing.T) {
+	tr, va := synthetic(300, 1), synthetic(100, 2)
+	c := smallConfig()
+	c.Trees, c.MaxEpochs, c.SelectedVariables, c.FeatureCoverage = 4, 2, 2, 8
+	m := New(c)
+	if err := m.Fit(context.Background(), binaryTask, tr, va); err != nil {
+		t.Fatal(err)
+	}
+	want := CoveredTrees(4, 8, tr.X.Cols, 2)
+	if want <= 4 || m.Config.Trees != want || m.Ensemble.Trees() != want {
+		t.Fatalf("%d trees configured, %d trained; want %d (> 4)", m.Config.Trees, m.Ensemble.Trees(), want)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Model
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := back.Raw(va.X); err != nil {
+		t.Fatal(err)
+	}
+}

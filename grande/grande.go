@@ -170,6 +170,8 @@ func (m *Model) Fit(ctx context.Context, p model.Problem, trainData, valid *mode
 	bs := BatchSize(c.BatchSize, n)
 	ne := SubsetSize(c.SelectedVariables, m.Features)
 	m.SubsetSize = ne
+	c.Trees = CoveredTrees(c.Trees, c.FeatureCoverage, m.Features, ne)
+	m.Config.Trees = c.Trees
 	newRun := func(restart int, seed uint64) (train.Run, error) {
 		return m.newRun(c, seed, lc, bs, ne, trainData.X, yTrain, valid.X, yValid)
 	}

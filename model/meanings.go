@@ -12,7 +12,7 @@ const (
 	MeaningSplit        = "soft split function of the straight-through routing"
 	MeaningBatchSize    = "rows per optimiser step"
 	MeaningEpochs       = "epoch limit of training"
-	MeaningPatience     = "early stopping: validation checks without a better validation loss before training stops (the best weights are restored); a check ends every epoch, or with eval_every (GRANDE) every so many steps"
+	MeaningPatience     = "early stopping: validation checks without a better validation loss before training stops (the best weights are restored); a check ends every epoch; with eval_every (GRANDE) patience counts eval_every steps (training stops patience·eval_every steps after the best check)"
 	MeaningRestarts     = "random restarts; the one with the best validation loss is kept (restart r uses seed + r(r+1)/2)"
 	MeaningLoss         = "training loss: crossentropy or focal (focal_gamma) for classification, mse on the standardised target for regression"
 	MeaningFocalGamma   = "focal loss's γ"

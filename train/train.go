@@ -36,8 +36,10 @@ type Config struct {
 	BatchSize int // rows per step (default 128); capped at ceil(N/2) as the reference does
 	MaxEpochs int // default 10,000
 	// Patience is the number of validation checks without improvement
-	// before stopping (default 200): epochs, or with EvalEvery the checks
-	// it makes.
+	// before stopping (default 200): epochs, or with EvalEvery intervals of
+	// EvalEvery steps — training stops once Patience·EvalEvery steps pass
+	// without improvement, also where an epoch is shorter than EvalEvery
+	// steps and the checks are more frequent.
 	Patience int
 	// EvalEvery > 0 checks the validation loss every EvalEvery training
 	// steps, or every epoch when an epoch has fewer steps (steps counted
@@ -239,7 +241,7 @@ func fitOne(ctx context.Context, n int, cfg Config, r int, newRun NewRun, progre
 		every = min(cfg.EvalEvery, perEpoch)
 	}
 	var sum float64 // batch losses since the last check
-	batches, steps := 0, 0
+	batches, steps, bestStep := 0, 0, 0
 	// check validates, records the check and reports whether to stop.
 	check := func(epoch int) (bool, error) {
 		vl, err := run.ValidLoss()
@@ -262,13 +264,17 @@ func fitOne(ctx context.Context, n int, cfg Config, r int, newRun NewRun, progre
 			}
 			run.Snapshot()
 			snapshotted = true
-			wait = 0
+			wait, bestStep = 0, steps
 		} else {
 			wait++
 		}
 		progress(Progress{Restart: r, Restarts: cfg.Restarts, Epoch: epoch, TrainLoss: e.TrainLoss,
 			ValidLoss: vl, BestLoss: rep.BestLoss, Wait: wait, Step: e.Step})
-		rep.Stopped = wait >= cfg.Patience
+		if cfg.EvalEvery > 0 {
+			rep.Stopped = steps-bestStep >= cfg.Patience*cfg.EvalEvery
+		} else {
+			rep.Stopped = wait >= cfg.Patience
+		}
 		return rep.Stopped, nil
 	}
 	for epoch := 1; epoch <= cfg.MaxEpochs && !rep.Stopped; epoch++ {

@@ -215,3 +215,24 @@ func TestEvalEveryLastCheckAtMaxEpochs(t *testing.T) {
 		t.Fatalf("report %+v", r)
 	}
 }
+
+func TestEvalEveryPatienceCountsSteps(t *testing.T) {
+	// 3 steps per epoch and EvalEvery 5: a check every 3 steps. Patience 2
+	// means 2·5 = 10 steps without improvement, not 2 checks: the best
+	// check is at step 6, so the run stops at the check of step 18 (12
+	// steps later), not at step 12.
+	script := []float64{5, 4, 9, 9, 9, 9, 9, 9}
+	var run *quadRun
+	_, rep, err := Fit(context.Background(), 10, Config{Patience: 2, BatchSize: 4, EvalEvery: 5},
+		func(r int, seed uint64) (Run, error) {
+			run = &quadRun{target: 1, lr: 0.1, script: script, rowsSeen: map[int]int{}}
+			return run, nil
+		}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Runs[0]
+	if !r.Stopped || r.BestStep != 6 || len(r.History) != 6 || run.steps != 18 {
+		t.Fatalf("report %+v after %d steps: want the best at step 6 and a stop after 18 steps (6 checks)", r, run.steps)
+	}
+}
