@@ -259,7 +259,7 @@ var Options = &option.List[Config]{Kind: "grande", Options: []option.Option[Conf
 		"check the validation loss every so many training steps (at least every epoch; training then stops patience·eval_every steps after the best check); 0: after every epoch",
 		func(c *Config) any { return &c.EvalEvery }),
 	option.ChoiceOpt("intercept", "auto", []string{"auto", "validation", "none"},
-		"fit the output intercept on the validation rows after training: auto below 4·2^depth training rows (grande.SmallData), validation always, none never",
+		"fit the output intercept on the validation rows after training: auto below 256 training rows (grande.SmallData), validation always, none never",
 		func(c *Config) any { return &c.Intercept }),
 	option.IntOpt("restarts", "1", 1, option.Unbounded, model.MeaningRestarts, func(c *Config) any { return &c.Restarts }),
 	option.IntOpt("seed", "42", 0, option.Unbounded, model.MeaningSeed, func(c *Config) any { return &c.Seed }).Also("random_seed"),

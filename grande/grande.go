@@ -189,7 +189,7 @@ func (m *Model) Fit(ctx context.Context, p model.Problem, trainData, valid *mode
 		return err
 	}
 	m.kernel.Prepare()
-	if c.Intercept == "validation" || (c.Intercept == "auto" && SmallData(n, c.Depth)) {
+	if c.Intercept == "validation" || (c.Intercept == "auto" && SmallData(n)) {
 		if err := m.fitIntercept(valid.X, yValid, c.ClassWeights == "balanced"); err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ func TestHepatitisNotConstant(t *testing.T) {
 			if err := l.Fit(context.Background(), prep.Problem, prep.Train, prep.Valid); err != nil {
 				t.Fatal(err)
 			}
-			if !grande.SmallData(prep.Train.X.Rows, 6) || l.(*grande.Model).Intercept == nil {
+			if m := l.(*grande.Model); !grande.SmallData(prep.Train.X.Rows) || m.Intercept == nil {
 				t.Fatalf("%s trial %d: %d training rows: the small-data intercept was not fitted", kind, f.Trial, prep.Train.X.Rows)
 			}
 			p, err := l.PredictProba(prep.Test.X)
