@@ -52,7 +52,7 @@ func TestConfigOptionsRoundTrip(t *testing.T) {
 		CosineDecaySteps: 0.1, SelectedVariables: 0.7996, DataSubsetFraction: 0.9779, Bootstrap: true, Dropout: 0.25,
 		Split: "sigmoid", Weights: "estimator", Loss: "crossentropy", FocalGamma: 3, ClassWeights: "none", BatchSize: 32,
 		MaxEpochs: 100, Patience: 5, Restarts: 3, Workers: 2, Parallel: 2, SaveDense: true, Precise: true, Seed: 7,
-		EvalEvery: 10, Intercept: "validation"}
+		EvalEvery: 10, Intercept: "validation", FeatureCoverage: 32}
 	ca := CARTConfig{Criterion: cart.Entropy, MaxDepth: 5, MinSamplesSplit: 4, MinSamplesLeaf: 2, MaxFeatures: 3,
 		MinWeightFractionLeaf: 0.1, MinImpurityDecrease: 0.01, Balanced: true}
 	rf := RandomForestConfig{Trees: 10, MaxFeatures: "log2", MaxDepth: 6, MinSamplesSplit: 3, MinSamplesLeaf: 2,
