@@ -1,47 +1,23 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/export/exporttest"
 	"github.com/gdt-ml/gdt/model"
 )
-
-// exportORTScript runs one ONNX file in ONNX Runtime (onnxruntime-node) on
-// float64 columns and prints its outputs as JSON.
-const exportORTScript = `
-const ort = require(require('path').join(process.argv[2], 'onnxruntime-node'));
-const fs = require('fs');
-(async () => {
-  const c = JSON.parse(fs.readFileSync(process.argv[3]));
-  const s = await ort.InferenceSession.create(c.model);
-  const feeds = {};
-  for (const [name, vals] of Object.entries(c.inputs)) {
-    feeds[name] = new ort.Tensor('float64', Float64Array.from(vals), [vals.length, 1]);
-  }
-  const r = await s.run(feeds);
-  const o = {};
-  for (const [k, v] of Object.entries(r)) o[k] = Array.from(v.data);
-  process.stdout.write(JSON.stringify(o));
-})().catch(e => { console.error(e); process.exit(1); });
-`
 
 // TestExportONNXRuntime is issue 21 item 8 through the CLI: a model trained
 // by `gdt train` and written by `gdt export --format onnx` gives, in ONNX
 // Runtime, the labels and probabilities gdt predicts. .ci/run installs
 // onnxruntime-node and sets GDT_ORT_NODE_MODULES; elsewhere it is skipped.
 func TestExportONNXRuntime(t *testing.T) {
-	mods := os.Getenv("GDT_ORT_NODE_MODULES")
-	node, err := exec.LookPath("node")
-	if mods == "" || err != nil {
-		t.Skip("set GDT_ORT_NODE_MODULES to a node_modules folder with onnxruntime-node (and install node) to run the exported file in ONNX Runtime")
-	}
+	node, mods := exporttest.ORT(t)
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString("x1,x2,x3,y\n")
@@ -76,28 +52,17 @@ func TestExportONNXRuntime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs := map[string][]float64{}
+		type col struct {
+			Type   string    `json:"type"`
+			Values []float64 `json:"values"`
+		}
+		inputs := map[string]col{}
 		for _, c := range tab.Columns {
 			if c.Name != "y" {
-				inputs[c.Name] = c.Num
+				inputs[c.Name] = col{"double", c.Num}
 			}
 		}
-		spec, _ := json.Marshal(map[string]any{"model": onnxPath, "inputs": inputs})
-		specPath, script := filepath.Join(dir, kind+"-case.json"), filepath.Join(dir, "ort.js")
-		if err := os.WriteFile(specPath, spec, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(script, []byte(exportORTScript), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command(node, script, mods, specPath).Output()
-		if err != nil {
-			t.Fatalf("%s: onnxruntime: %v", kind, err)
-		}
-		var got map[string][]any
-		if err := json.Unmarshal(out, &got); err != nil {
-			t.Fatal(err)
-		}
+		got := exporttest.RunORT(t, node, mods, dir, exporttest.ORTScript, []any{map[string]any{"model": onnxPath, "inputs": inputs}})[0]
 		want, err := tm.PredictProba(tab)
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gdt-ml/gdt/export"
+	"github.com/gdt-ml/gdt/export/exporttest"
 	"github.com/gdt-ml/gdt/rl/env"
 	_ "github.com/gdt-ml/gdt/rl/env/all"
 	"github.com/gdt-ml/gdt/rl/methods"
@@ -328,11 +329,7 @@ const fs = require('fs');
 // the actions (and logits or means) with the policies'. It needs node and
 // onnxruntime-node (GDT_ORT_NODE_MODULES, as TestONNXRuntime).
 func TestPolicyONNXRuntime(t *testing.T) {
-	mods := os.Getenv("GDT_ORT_NODE_MODULES")
-	node, err := exec.LookPath("node")
-	if mods == "" || err != nil {
-		t.Skip("set GDT_ORT_NODE_MODULES to a node_modules folder with onnxruntime-node (and install node) to compare with ONNX Runtime")
-	}
+	node, mods := exporttest.ORT(t)
 	dir := t.TempDir()
 	type ortCase struct {
 		Model string    `json:"model"`
@@ -361,7 +358,7 @@ func TestPolicyONNXRuntime(t *testing.T) {
 		}
 		cases, want = append(cases, ortCase{Model: path, X: xs, N: len(xs) / F, F: F}), append(want, o)
 	}
-	results := runORT(t, node, mods, dir, ortPolicyScript, cases)
+	results := exporttest.RunORT(t, node, mods, dir, ortPolicyScript, cases)
 	for i, c := range policyCases {
 		o, r, N := want[i], results[i], cases[i].N
 		A := len(o) / N
