@@ -3,7 +3,6 @@ package serve
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -394,18 +393,8 @@ func TestSlowClients(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("cannot listen on 127.0.0.1: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx, ln) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	addr := ln.Addr().String()
+	addr, stop := runServer(t, s)
+	defer stop()
 	slotsFree := func(what string) { waitSlotsFree(t, s, what) }
 
 	// a body that never arrives in full

@@ -2,11 +2,9 @@ package serve
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"sort"
 	"sync"
@@ -94,14 +92,8 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("cannot listen on 127.0.0.1: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx, ln) }()
-	base := "http://" + ln.Addr().String()
+	addr, stop := runServer(t, s)
+	base := "http://" + addr
 	one, _ := json.Marshal(map[string]any{"rows": rowsJSON(f.ds.X, 0, 1)})
 	var thousand []map[string]any
 	for len(thousand) < 1000 {
@@ -129,14 +121,8 @@ func TestLoad(t *testing.T) {
 			}
 		}
 	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("Run did not return after cancel")
+	if err := stop(); err != nil {
+		t.Fatalf("Run: %v", err)
 	}
 }
 
@@ -152,13 +138,7 @@ func TestRunPollsAndShutsDown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skipf("cannot listen on 127.0.0.1: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx, ln) }()
+	addr, stop := runServer(t, s)
 	if err := f.models["grande"].Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -167,16 +147,15 @@ func TestRunPollsAndShutsDown(t *testing.T) {
 			t.Fatal("the changed model file was not reloaded within 5 s")
 		}
 	}
-	resp, err := http.Get("http://" + ln.Addr().String() + "/healthz")
+	resp, err := http.Get("http://" + addr + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("healthz: %v", err)
 	}
 	resp.Body.Close()
-	cancel()
-	if err := <-done; err != nil {
+	if err := stop(); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if _, err := http.Get("http://" + ln.Addr().String() + "/healthz"); err == nil {
+	if _, err := http.Get("http://" + addr + "/healthz"); err == nil {
 		t.Fatal("server still answers after shutdown")
 	}
 }
