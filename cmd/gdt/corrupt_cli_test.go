@@ -5,9 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"math"
 	"net/http"
@@ -79,38 +76,6 @@ func corpusCSV(t *testing.T, dir string) (train, query string) {
 const serveRows = `{"rows": [{"age": 30, "income": 25000, "housing": "rent", "city": "north"},
  {"age": null, "income": 61000, "housing": "own", "city": "south"},
  {"age": 55, "income": 40000, "housing": "boat", "city": "east"}]}`
-
-// multimodalData writes a small image data set (8×8 PNGs, two classes)
-// and its metadata CSV, as TestTrainMultimodalCLI does.
-func multimodalData(t *testing.T, dir string) string {
-	os.MkdirAll(filepath.Join(dir, "images"), 0o755)
-	var b strings.Builder
-	b.WriteString("image_id,image_file,lesion_id,dx,age,sex,localization\n")
-	for i := 0; i < 30; i++ {
-		c := i % 2
-		img := image.NewRGBA(image.Rect(0, 0, 8, 8))
-		for p := 0; p < 64; p++ {
-			v := uint8(50)
-			if c == 1 && p%8 > 2 && p/8 > 2 {
-				v = 230
-			}
-			img.Set(p%8, p/8, color.RGBA{v, 60, 60, 255})
-		}
-		id := "ISIC_" + strconv.Itoa(i)
-		f, err := os.Create(filepath.Join(dir, "images", id+".png"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		png.Encode(f, img)
-		f.Close()
-		fmt.Fprintf(&b, "%s,images/%s.png,HAM_%d,d%d,%d.0,%s,back\n", id, id, i/2, c, 30+i, []string{"male", "female"}[i%2])
-	}
-	p := filepath.Join(dir, "meta.csv")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // corpusBase is one trained model file the corpus damages.
 type corpusBase struct {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -15,11 +16,12 @@ import (
 	"github.com/gdt-ml/gdt/multimodal"
 )
 
-func TestTrainMultimodalCLI(t *testing.T) {
-	dir := t.TempDir()
+// multimodalData writes a small image data set (8×8 PNGs, two classes)
+// and its metadata CSV (target column dx) for the multimodal CLI tests.
+func multimodalData(t *testing.T, dir string) string {
 	os.MkdirAll(filepath.Join(dir, "images"), 0o755)
 	var b strings.Builder
-	b.WriteString("image_id,image_file,lesion_id,dx,label,dx_type,age,sex,localization,dataset\n")
+	b.WriteString("image_id,image_file,lesion_id,dx,age,sex,localization\n")
 	for i := 0; i < 30; i++ {
 		c := i % 2
 		img := image.NewRGBA(image.Rect(0, 0, 8, 8))
@@ -31,14 +33,24 @@ func TestTrainMultimodalCLI(t *testing.T) {
 			img.Set(p%8, p/8, color.RGBA{v, 60, 60, 255})
 		}
 		id := "ISIC_" + strconv.Itoa(i)
-		f, _ := os.Create(filepath.Join(dir, "images", id+".png"))
+		f, err := os.Create(filepath.Join(dir, "images", id+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
 		png.Encode(f, img)
 		f.Close()
-		b.WriteString(id + ",images/" + id + ".png,HAM_" + strconv.Itoa(i/2) + ",d" + strconv.Itoa(c) + "," + strconv.Itoa(c) +
-			",histo," + strconv.Itoa(30+i) + ".0,male,back,x\n")
+		fmt.Fprintf(&b, "%s,images/%s.png,HAM_%d,d%d,%d.0,%s,back\n", id, id, i/2, c, 30+i, []string{"male", "female"}[i%2])
 	}
-	csvPath := filepath.Join(dir, "meta.csv")
-	os.WriteFile(csvPath, []byte(b.String()), 0o644)
+	p := filepath.Join(dir, "meta.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestTrainMultimodalCLI(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := multimodalData(t, dir)
 	out := filepath.Join(dir, "m.json")
 	args := []string{"--model", "multimodal", "--data", csvPath, "--out", out, "--size", "8", "--valid", "0.25", "--quiet",
 		"--set", "channels=4,8", "--set", "trees=8", "--set", "depth=3", "--set", "pretrain_epochs=2", "--set", "epochs=2"}
