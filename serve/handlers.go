@@ -343,6 +343,14 @@ func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
 				return nil, nil, badRow(i, c.name, "row %d: missing feature %q (%s; send null for a missing value)", i, c.name, kind)
 			}
 			col := tab.Columns[j]
+			if m.isNA(v) { // a missing marker of the model's training data
+				if c.categorical {
+					col.Codes[i] = data.Missing
+				} else {
+					col.Num[i] = math.NaN()
+				}
+				continue
+			}
 			if !c.categorical {
 				x, err := parseNumber(v)
 				if err != nil {
@@ -386,6 +394,34 @@ func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
 		}
 	}
 	return tab, warnings, nil
+}
+
+// isNA reports whether the JSON value v, a string or a number, is one of
+// the model's stored missing markers (gdt train --na-values). The text
+// compared is the string's (unescaped) or the number's as written, with
+// surrounding spaces trimmed: what gdt predict compares for a CSV cell
+// holding the same text. null and other JSON values are not markers.
+func (m *loaded) isNA(v []byte) bool {
+	if m.na == nil {
+		return false
+	}
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return false
+	}
+	switch c := v[0]; {
+	case c == '"':
+		u, err := unquote(v)
+		if err != nil {
+			return false
+		}
+		v = bytes.TrimSpace(u)
+	case c == '-' || (c >= '0' && c <= '9'):
+	default:
+		return false
+	}
+	_, ok := m.na[string(v)]
+	return ok
 }
 
 // scanObject calls visit for every member of the JSON object b, which must

@@ -23,6 +23,10 @@ type ModelInfo struct {
 	Classes []string    `json:"classes,omitempty"`
 	Inputs  []InputInfo `json:"inputs"`
 	Nodes   int         `json:"nodes"`
+	// NAValues are the missing markers the model was trained with (gdt
+	// train --na-values): a feature value with one of these texts is
+	// missing, as null is.
+	NAValues []string `json:"na_values,omitempty"`
 	// Explain is the kind of explanation the model gives: "path" (one
 	// tree's decision path), "ensemble" (GRANDE's top-weighted trees) or
 	// "" (none).
@@ -54,6 +58,9 @@ type loaded struct {
 	// safe for concurrent use (nil for cart, grande and gradtree, which are).
 	lock  *sync.Mutex
 	known *model.KnownLevels // counts the unseen levels of a request
+	// na holds the model's stored missing markers (Trained.NAValues); a
+	// value with one of these texts is missing (nil: none)
+	na    map[string]struct{}
 	plain *export.Plain
 	opts  *interpret.Options
 	view  *interpret.View // single tree: every node's condition and outcome
@@ -92,7 +99,13 @@ func load(name, path string, cfg Config) (m *loaded, err error) {
 		m.lock = new(sync.Mutex)
 	}
 	m.info = ModelInfo{Name: name, Kind: t.Spec.Kind, Task: t.Task.String(), Target: t.Target, Classes: t.Classes,
-		Nodes: t.Learner.NumNodes(), Path: path, Modified: st.ModTime().UTC(), Loaded: time.Now().UTC()}
+		Nodes: t.Learner.NumNodes(), NAValues: t.NAValues, Path: path, Modified: st.ModTime().UTC(), Loaded: time.Now().UTC()}
+	if len(t.NAValues) > 0 {
+		m.na = make(map[string]struct{}, len(t.NAValues))
+		for _, v := range t.NAValues {
+			m.na[v] = struct{}{}
+		}
+	}
 	m.colIndex = make(map[string]int, len(t.Inputs))
 	for k, c := range t.Inputs {
 		m.colIndex[c.Name] = k

@@ -16,7 +16,12 @@
 // schema (GET /v1/models). Numeric features take a JSON number or a
 // numeric string; categorical features take a string (a JSON number is
 // read as its text, e.g. a postcode). null (and, for categorical features,
-// "") is a missing value, which the model's preprocessing handles as in
+// "") is a missing value, as is a value whose text (a string's, or a
+// number's as written, spaces trimmed) is one of the missing markers the
+// model was trained with (gdt train --na-values, stored in the model file
+// and listed as "na_values" by GET /v1/models/{name}; gdt predict reads a
+// CSV cell the same way). The model's preprocessing handles a missing
+// value as in
 // training (numeric: the training median; categorical: its own category
 // if missing values occurred in training, else like an unseen level). A
 // category never seen in training is encoded as an unseen level, as by
