@@ -67,7 +67,10 @@ type rlSummary struct {
 	Seed         int     `json:"seed"`
 	Steps        int     `json:"steps"`
 	TrainSeconds float64 `json:"train_seconds"`
-	StepsPerSec  float64 `json:"steps_per_second"`
+	// EvalSeconds is the wall time of the evaluations (validation and test
+	// episodes) in the last process of the run.
+	EvalSeconds float64 `json:"eval_seconds"`
+	StepsPerSec float64 `json:"steps_per_second"`
 	// Policy names the delivered policy: policyBest or policyFinal.
 	Policy string `json:"policy"`
 	rlPolicySummary
@@ -75,6 +78,9 @@ type rlSummary struct {
 	// delivered policy (oneEpisodeNote); empty otherwise.
 	Note  string          `json:"note,omitempty"`
 	Final rlPolicySummary `json:"final"`
+	// Restarts counts the restarts of a training that had not learned
+	// (ppo.Config.RestartAfter); the final policy is the last attempt's.
+	Restarts int `json:"restarts"`
 }
 
 // rlPolicySummary describes one policy of a run in result.json: the step
@@ -215,6 +221,10 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if p.Eval != nil {
 			valid = p.Eval.Validation
 		}
+		if p.Restarted {
+			fmt.Fprintf(stderr, "\nstep %d: the training has not learned (validation %.2f); restart %d with a new training seed and the remaining budget\n",
+				p.Step, p.Eval.Selection, p.Attempt)
+		}
 		bar.update(p.Step, p.Total, fmt.Sprintf("%.0f steps/s, recent return %.1f, validation %.1f", p.StepsPerSec, p.RecentReturn, valid))
 		if time.Since(lastSave) >= *every {
 			lastSave = time.Now()
@@ -255,6 +265,9 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		what = fmt.Sprintf("the best on validation, step %d of %d", sum.Step, sum.Steps)
 	}
 	fmt.Fprintf(stdout, "delivered policy: %s\n", what)
+	if sum.Restarts > 0 {
+		fmt.Fprintf(stdout, "restarts: %d (the final policy is the last attempt's)\n", sum.Restarts)
+	}
 	if sum.TreeNodes > 0 {
 		fmt.Fprintf(stdout, "pruned tree: %d nodes\n", sum.TreeNodes)
 	}
@@ -279,7 +292,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func summarise(tr *ppo.Trainer) (rlSummary, error) {
 	cfg := tr.Config()
 	sum := rlSummary{Env: cfg.Env, Method: cfg.Method, Algorithm: cfg.Algorithm, Profile: cfg.Profile, Seed: cfg.Seed,
-		Steps: tr.Step(), TrainSeconds: tr.TrainSeconds(), Note: oneEpisodeNote(tr.Spec())}
+		Steps: tr.Step(), TrainSeconds: tr.TrainSeconds(), EvalSeconds: tr.EvalSeconds(), Note: oneEpisodeNote(tr.Spec()), Restarts: tr.Attempt()}
 	if tr.TrainSeconds() > 0 {
 		sum.StepsPerSec = float64(tr.Step()) / tr.TrainSeconds()
 	}
@@ -287,7 +300,7 @@ func summarise(tr *ppo.Trainer) (rlSummary, error) {
 	f.Step = tr.Step()
 	h := tr.History()
 	if len(h) > 0 {
-		f.Validation = h[len(h)-1].Validation
+		f.Validation = h[len(h)-1].Selection
 	}
 	var err error
 	if len(h) > 0 && len(h[len(h)-1].Test) > 0 {

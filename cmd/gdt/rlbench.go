@@ -35,7 +35,8 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 	fs := newFlags(name, "[--envs LIST] [--methods LIST] [--seeds N] [--first-seed S] [--steps N] --out FILE.csv [flags]",
 		"Runs the SYMPOL study: per environment and method, N trainings (env seeds S, S+100, …;\n"+
 			"S = --first-seed, 142 by default as in the thesis)\n"+
-			"with the thesis's best hyperparameters, 5 validation and 5 test episodes each; writes one\n"+
+			"with the thesis's best hyperparameters and the training protocol of rl/ppo (val_episodes validation episodes\n"+
+			"behind the delivered policy, restarts of trainings that have not learned), 5 test episodes each; writes one\n"+
 			"CSV row per (environment, method, seed) and prints the thesis's tables (returns,\n"+
 			"information loss as Cohen's d, tree size, ablation) beside the thesis's numbers.\n"+
 			"Methods: "+strings.Join(rlbench.Methods, ", ")+". Rerunning the same command resumes.\n"+

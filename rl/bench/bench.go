@@ -59,6 +59,9 @@ type Row struct {
 	// then NaN), as in files written before these columns existed.
 	BestValReturn, BestTestReturn float64
 	BestStep                      int
+	// Restarts counts the restarts of a training that had not learned
+	// (ppo.Config.RestartAfter; 0 in files written before the column).
+	Restarts int
 }
 
 // Delivered returns the mean test return of the policy the training

@@ -254,7 +254,9 @@ func TestSmallRun(t *testing.T) {
 		}
 		// The trained methods have a best-validation policy, the derived ones none.
 		trained := r.Method == SYMPOL || r.Method == MLP
-		if trained != (r.BestStep > 0) || trained && (math.IsNaN(r.BestTestReturn) || r.BestValReturn < r.ValReturn) ||
+		// (Its validation return is over ppo's val_episodes, the row's
+		// val_return over the protocol's 5: they are not comparable.)
+		if trained != (r.BestStep > 0) || trained && (math.IsNaN(r.BestTestReturn) || math.IsNaN(r.BestValReturn)) ||
 			!trained && !math.IsNaN(r.BestTestReturn) {
 			t.Errorf("%s: best step %d, validation %v (final %v), test %v", r.Method, r.BestStep, r.BestValReturn, r.ValReturn, r.BestTestReturn)
 		}
@@ -322,29 +324,29 @@ func TestCheckpointResume(t *testing.T) {
 	}
 }
 
-// TestCSVBestColumns checks that the best-validation columns come last and
-// survive a round trip, and that a file written before they existed (its
+// TestCSVBestColumns checks that the best-validation columns and the
+// restart count come last and survive a round trip, and that a file written before they existed (its
 // header and rows end at "error") still reads, as rows without a best.
 func TestCSVBestColumns(t *testing.T) {
-	if n := len(Header); Header[n-3] != "best_val_return" || Header[n-2] != "best_test_return" || Header[n-1] != "best_step" {
-		t.Fatalf("header ends %v", Header[n-3:])
+	if n := len(Header); Header[n-4] != "best_val_return" || Header[n-3] != "best_test_return" || Header[n-2] != "best_step" || Header[n-1] != "restarts" {
+		t.Fatalf("header ends %v", Header[n-4:])
 	}
 	rows := sampleRows()
-	rows[0].BestValReturn, rows[0].BestTestReturn, rows[0].BestStep = 480.5, 500, 2048
+	rows[0].BestValReturn, rows[0].BestTestReturn, rows[0].BestStep, rows[0].Restarts = 480.5, 500, 2048, 1
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(buf.String(), "\n")
-	if !strings.HasSuffix(lines[1], ",480.5,500,2048") || !strings.HasSuffix(lines[2], ",,,") {
+	if !strings.HasSuffix(lines[1], ",480.5,500,2048,1") || !strings.HasSuffix(lines[2], ",,,,0") {
 		t.Errorf("rows end %q and %q", lines[1], lines[2])
 	}
 	back, err := ReadCSV(&buf, "r.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := back[0]; b.BestValReturn != 480.5 || b.BestTestReturn != 500 || b.BestStep != 2048 {
-		t.Errorf("read back best (%v, %v, %d)", b.BestValReturn, b.BestTestReturn, b.BestStep)
+	if b := back[0]; b.BestValReturn != 480.5 || b.BestTestReturn != 500 || b.BestStep != 2048 || b.Restarts != 1 {
+		t.Errorf("read back best (%v, %v, %d), restarts %d", b.BestValReturn, b.BestTestReturn, b.BestStep, b.Restarts)
 	}
 	if b := back[1]; b.BestStep != 0 || !math.IsNaN(b.BestValReturn) || !math.IsNaN(b.BestTestReturn) {
 		t.Errorf("row without a best read as (%v, %v, %d)", b.BestValReturn, b.BestTestReturn, b.BestStep)
@@ -376,7 +378,7 @@ func TestCSVBestColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := recs[1]; len(l) != len(Header) || l[len(l)-3]+l[len(l)-2]+l[len(l)-1] != "" {
+	if l := recs[1]; len(l) != len(Header) || l[len(l)-4]+l[len(l)-3]+l[len(l)-2] != "" || l[len(l)-1] != "0" {
 		t.Errorf("rewritten old row %q", l)
 	}
 }

@@ -18,10 +18,11 @@ import (
 // are the final policy's. The last three describe the best-validation
 // policy, which a training delivers (Row.BestValReturn, …, Row.Delivered;
 // empty without one, and then the final policy is delivered); files
-// written before they existed read as rows without one.
+// written before they existed read as rows without one. restarts counts
+// the restarts of a training that had not learned (0 where absent).
 var Header = []string{"env", "method", "seed", "steps", "val_return", "test_return", "tree_nodes", "seconds",
 	"algorithm", "profile", "variant", "trained_steps", "val_episodes", "test_episodes", "curve", "error",
-	"best_val_return", "best_test_return", "best_step"}
+	"best_val_return", "best_test_return", "best_step", "restarts"}
 
 func fmtFloat(v float64) string {
 	if math.IsNaN(v) {
@@ -55,7 +56,7 @@ func record(r Row) []string {
 	return []string{r.Env, r.Method, strconv.Itoa(r.Seed), strconv.Itoa(r.Steps), fmtFloat(r.ValReturn),
 		fmtFloat(r.TestReturn), strconv.Itoa(r.TreeNodes), strconv.FormatFloat(r.Seconds, 'f', 3, 64),
 		r.Algorithm, r.Profile, r.Variant, strconv.Itoa(r.TrainedSteps), fmtList(r.ValEpisodes),
-		fmtList(r.TestEpisodes), fmtCurve(r.Curve), r.Err, bestVal, bestTest, bestStep}
+		fmtList(r.TestEpisodes), fmtCurve(r.Curve), r.Err, bestVal, bestTest, bestStep, strconv.Itoa(r.Restarts)}
 }
 
 // WriteCSV writes rows with a header line.
@@ -124,7 +125,7 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		for _, f := range []struct {
 			k string
 			p *int
-		}{{"seed", &row.Seed}, {"steps", &row.Steps}, {"tree_nodes", &row.TreeNodes}, {"trained_steps", &row.TrainedSteps}, {"best_step", &row.BestStep}} {
+		}{{"seed", &row.Seed}, {"steps", &row.Steps}, {"tree_nodes", &row.TreeNodes}, {"trained_steps", &row.TrainedSteps}, {"best_step", &row.BestStep}, {"restarts", &row.Restarts}} {
 			if *f.p, err = integer(f.k); err != nil {
 				return nil, err
 			}

@@ -216,7 +216,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 				if err != nil {
 					return err
 				}
-				if rets, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.Seed, cfg.EvalEpisodes), a.act, nil); err == nil {
+				if rets, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.ValidationSeed(), cfg.EvalEpisodes), a.act, nil); err == nil {
 					q.Applied = mean(rets)
 				}
 			}
@@ -235,7 +235,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 	actor := tr.Actor()
 	greedy := distill.Greedy(actor)
 	nEp := max(cfg.EvalEpisodes, 1)
-	valEps, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.Seed, nEp), greedy, nil)
+	valEps, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.ValidationSeed(), nEp), greedy, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -290,6 +290,7 @@ func bestOf(tr *ppo.Trainer, r *Row) {
 	if b, ok := tr.Best(); ok {
 		r.BestStep, r.BestValReturn, r.BestTestReturn = b.Step, b.Validation, mean(b.Test)
 	}
+	r.Restarts = tr.Attempt()
 }
 
 // extract builds the applied model of a derived method from the trainer's

@@ -13,7 +13,7 @@ import (
 type BestPolicy struct {
 	Iteration  int     // iteration of the evaluation
 	Step       int     // environment steps at the evaluation
-	Validation float64 // its mean validation return
+	Validation float64 // its mean validation return over Config.ValidationEpisodes episodes (EvalRecord.Selection)
 	// Test holds the returns of this policy on the test episodes (seeds
 	// TestSeed+0…, the final policy's episodes), played at the final
 	// evaluation; nil before it.
@@ -97,13 +97,14 @@ func (t *Trainer) prepareBest(a policy.Actor) {
 }
 
 // trackBest makes the current actor the best-validation policy when the
-// validation return val of the evaluation being recorded is strictly
-// greater than that of every earlier evaluation in the history (so a run
+// validation return val (EvalRecord.Selection) of the evaluation being
+// recorded is strictly greater than that of every earlier evaluation in
+// the history, of every attempt (so a run
 // resumed from a checkpoint without a best never names a policy worse than
 // an earlier evaluation). It touches no random stream or training state.
 func (t *Trainer) trackBest(val float64) error {
 	for _, r := range t.history {
-		if !(val > r.Validation) {
+		if !(val > r.Selection) {
 			return nil
 		}
 	}

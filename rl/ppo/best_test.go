@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gdt-ml/gdt/rl/policy"
@@ -46,7 +47,7 @@ func sameTensors(a, b policy.Actor) bool {
 
 // checkBest checks the best-validation policy of a finished trainer
 // against its history: its validation return is the first maximum of the
-// history's, replaying the validation and test episodes with its actor
+// history's selection figures (all ValidationEpisodes), replaying the validation and test episodes with its actor
 // gives its record's returns, and its actor is not the trained one.
 func checkBest(t *testing.T, tr *Trainer) BestPolicy {
 	t.Helper()
@@ -58,10 +59,10 @@ func checkBest(t *testing.T, tr *Trainer) BestPolicy {
 	h := tr.History()
 	first := -1
 	for i, r := range h {
-		if r.Validation > b.Validation {
-			t.Errorf("evaluation at step %d has validation %v > best %v (step %d)", r.Step, r.Validation, b.Validation, b.Step)
+		if r.Selection > b.Validation {
+			t.Errorf("evaluation at step %d has validation %v > best %v (step %d)", r.Step, r.Selection, b.Validation, b.Step)
 		}
-		if first < 0 && r.Validation == b.Validation {
+		if first < 0 && r.Selection == b.Validation {
 			first = i
 		}
 	}
@@ -71,7 +72,7 @@ func checkBest(t *testing.T, tr *Trainer) BestPolicy {
 	if a == tr.Actor() {
 		t.Error("BestActor returns the trained actor itself, not a copy")
 	}
-	val, err := Returns(tr.Maker(), cfg.Seed, cfg.EvalEpisodes, a, nil)
+	val, err := Returns(tr.Maker(), cfg.ValidationSeed(), cfg.ValidationEpisodes(), a, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +129,7 @@ func TestBestPolicyTracked(t *testing.T) {
 	if !sameTensors(a, one.Actor()) {
 		t.Error("the best policy is the final evaluation's but its parameters differ from the final actor's")
 	}
-	if !slices.Equal(b.Test, last.Test) || b.Validation != last.Validation {
+	if !slices.Equal(b.Test, last.Test) || b.Validation != last.Selection {
 		t.Errorf("best validation %v, test returns %v; final %v, %v", b.Validation, b.Test, last.Validation, last.Test)
 	}
 }
@@ -222,8 +223,8 @@ func TestBestCheckpoint(t *testing.T) {
 	if cb, ok := c.Best(); ok {
 		h := c.History()
 		for _, r := range h {
-			if r.Step < cb.Step && !(cb.Validation > r.Validation) {
-				t.Errorf("best after resuming (step %d, %v) does not beat the earlier evaluation at step %d (%v)", cb.Step, cb.Validation, r.Step, r.Validation)
+			if r.Step < cb.Step && !(cb.Validation > r.Selection) {
+				t.Errorf("best after resuming (step %d, %v) does not beat the earlier evaluation at step %d (%v)", cb.Step, cb.Validation, r.Step, r.Selection)
 			}
 		}
 		checkBest(t, c)
@@ -238,17 +239,17 @@ func TestBestCheckpoint(t *testing.T) {
 // seeds are accepted.
 func TestValidationSeedsDisjoint(t *testing.T) {
 	base := smallCartPole(t, 1000, 500)
-	n := base.EvalEpisodes
-	if n < 1 {
-		t.Fatalf("preset has %d evaluation episodes", n)
+	n, v := base.EvalEpisodes, base.ValidationEpisodes()
+	if n < 1 || v < n {
+		t.Fatalf("preset has %d test and %d validation episodes", n, v)
 	}
 	for _, tc := range []struct {
 		seed int
 		ok   bool
 	}{
 		{142, true},
-		{base.TestSeed - n, true},
-		{base.TestSeed - n + 1, false},
+		{base.TestSeed - v, true},
+		{base.TestSeed - v + 1, false},
 		{base.TestSeed, false},
 		{base.TestSeed + n - 1, false},
 		{base.TestSeed + n, true},
@@ -263,7 +264,17 @@ func TestValidationSeedsDisjoint(t *testing.T) {
 			t.Errorf("seed %d: New error %v, want ok %v", tc.seed, err, tc.ok)
 		}
 	}
+	// A separate validation seed is what is checked then.
 	cfg := base
+	cfg.Seed, cfg.ValSeed = base.TestSeed, 142
+	if err := cfg.Validate(); err != nil {
+		t.Errorf("seed on the test seeds, val_seed 142: %v", err)
+	}
+	cfg.Seed, cfg.ValSeed = 142, base.TestSeed-v+1
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "val_seed") {
+		t.Errorf("val_seed overlapping the test seeds: error %v, want one naming val_seed", err)
+	}
+	cfg = base
 	cfg.Seed, cfg.EvalEpisodes = base.TestSeed, 0
 	if err := cfg.Validate(); err != nil {
 		t.Errorf("no evaluation episodes: %v", err)

@@ -12,8 +12,10 @@ import (
 	"github.com/gdt-ml/gdt/safefile"
 )
 
-// checkpointVersion is the format version of a checkpoint file.
-const checkpointVersion = 1
+// checkpointVersion is the format version of a checkpoint file. Version 2
+// added the attempt (restarts) and EvalRecord.Selection; version 1 files
+// load as attempt 0 with Selection = Validation.
+const checkpointVersion = 2
 
 // checkpoint is the saved state of a trainer between iterations.
 type checkpoint struct {
@@ -35,6 +37,11 @@ type checkpoint struct {
 	// checkpoints written before gdt kept it (gob leaves it nil), which
 	// load as "no best yet".
 	Best *checkpointBest
+	// The current training attempt (Trainer.Attempt; zero before version 2).
+	Attempt                              int
+	AttemptStep, AttemptIter, AttemptRec int
+	AttemptJudged                        bool
+	AttemptBestTrain                     float64 // the attempt's best training-episode return
 }
 
 // checkpointBest is the saved best-validation policy.
@@ -76,6 +83,8 @@ func (t *Trainer) Save(path string) error {
 		Recent: t.recent, RecentN: t.recentN, Episodes: t.episodes,
 		Actor: tensorMap(t.actor.Tensors()), Critic: tensorMap(t.critic.Tensors()),
 		ActorOpt: t.aOpt.State(), CriticOpt: t.cOpt.State(), Plateau: t.plat.State(),
+		Attempt: t.at.n, AttemptStep: t.at.step, AttemptIter: t.at.iter, AttemptRec: t.at.rec, AttemptJudged: t.at.judged,
+		AttemptBestTrain: t.at.bestTrain,
 	}
 	if b := t.best; b != nil {
 		ck.Best = &checkpointBest{Iteration: b.info.Iteration, Step: b.info.Step, Validation: b.info.Validation,
@@ -103,7 +112,11 @@ func Load(path string, nets Builder, modify func(*Config) error) (*Trainer, erro
 	if err := gob.NewDecoder(f).Decode(&ck); err != nil {
 		return nil, fmt.Errorf("%s: not a gdt rl checkpoint: %v", path, err)
 	}
-	if ck.Version != checkpointVersion {
+	if ck.Version == 1 {
+		for i := range ck.History {
+			ck.History[i].Selection = ck.History[i].Validation
+		}
+	} else if ck.Version != checkpointVersion {
 		return nil, fmt.Errorf("%s: checkpoint version %d, this gdt reads version %d", path, ck.Version, checkpointVersion)
 	}
 	cfg := ck.Config
@@ -121,6 +134,19 @@ func Load(path string, nets Builder, modify func(*Config) error) (*Trainer, erro
 	t, err := New(cfg, nets)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if ck.Attempt > 0 {
+		if ck.AttemptStep < 0 || ck.AttemptStep > ck.Global || ck.AttemptIter < 0 || ck.AttemptIter > ck.Iter || ck.AttemptRec < 0 || ck.AttemptRec > len(ck.History) {
+			return nil, fmt.Errorf("%s: attempt %d starts at step %d, iteration %d, evaluation %d, beyond the checkpoint's %d, %d, %d",
+				path, ck.Attempt, ck.AttemptStep, ck.AttemptIter, ck.AttemptRec, ck.Global, ck.Iter, len(ck.History))
+		}
+		if err := t.become(attempt{n: ck.Attempt, step: ck.AttemptStep, iter: ck.AttemptIter, rec: ck.AttemptRec}); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	t.at.judged = ck.AttemptJudged
+	if ck.Version >= 2 {
+		t.at.bestTrain = ck.AttemptBestTrain
 	}
 	if err := loadTensors("actor", t.actor.Tensors(), ck.Actor); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -152,7 +178,7 @@ func Load(path string, nets Builder, modify func(*Config) error) (*Trainer, erro
 	}
 	// Fresh episodes for the resumed part, from a seed derived from the
 	// run's seed and the iteration.
-	if t.vec, err = env.NewVecFrom(t.maker, cfg.NEnvs, uint64(streamSeed(cfg.Seed, ck.Iter, 3))); err != nil {
+	if t.vec, err = env.NewVecFrom(t.maker, cfg.NEnvs, uint64(streamSeed(t.at.seed, ck.Iter, 3))); err != nil {
 		return nil, err
 	}
 	t.iter, t.global, t.evalr.Last, t.trainSec = ck.Iter, ck.Global, ck.EvalLast, ck.TrainSec

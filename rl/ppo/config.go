@@ -113,6 +113,35 @@ type Config struct {
 	EvalEpisodes int
 	TestSeed     int // first test-episode seed (123456)
 
+	// ValSeed is the first validation-episode seed; -1 (the default)
+	// means Seed. A restarted training (Restarts) trains on seeds of its
+	// own but keeps these validation episodes, so its evaluations compare
+	// with the earlier attempts'.
+	ValSeed int
+	// ValEpisodes is the number of validation episodes (seeds
+	// ValidationSeed()+0…) behind the delivered-policy choice and the
+	// restart rule, at least EvalEpisodes: the plateau scheduler and the
+	// reported validation return keep the thesis's first EvalEpisodes of
+	// them, so the training itself does not depend on ValEpisodes. An
+	// environment with one fixed layout (env.Spec.OneEpisode) plays one
+	// episode, which stands for all.
+	ValEpisodes int
+
+	// RestartAfter (a fraction of TotalSteps; 0: never) restarts a
+	// training that has not learned within RestartAfter·TotalSteps
+	// environment steps of its start: one whose best validation return
+	// (over ValEpisodes) never rose above its first evaluation's by more
+	// than RestartMargin times the gain its episodes have shown possible
+	// (from that first return to the best return of any validation or
+	// training episode of the attempt). The restart is a fresh training (new training seed derived
+	// from Seed and the attempt, fresh networks, optimisers and schedules)
+	// with the remaining budget; the validation episodes and the
+	// best-validation policy carry over. At most Restarts restarts, and
+	// only while RestartAfter·TotalSteps steps remain.
+	RestartAfter  float64
+	RestartMargin float64
+	Restarts      int
+
 	// Reference-code quirks (spec §11); ProfileReference turns them on.
 	PlateauReference    bool // optax min-mode on the raw reward, patience 3
 	AccumReference      bool // double step while K = 1, no accumulation otherwise
@@ -139,6 +168,30 @@ type Config struct {
 	// all trainers of the process); results are bit-identical either way.
 	// Set it when several trainers already keep every core busy.
 	Serial bool
+}
+
+// Defaults of the failure-tail protocol (issue 22; how they were chosen:
+// README's rl section, BENCHMARKS.md "A protocol without a failure tail").
+const (
+	DefaultValEpisodes   = 20
+	DefaultRestartAfter  = 0.25
+	DefaultRestartMargin = 0.1
+	DefaultRestarts      = 2
+)
+
+// ValidationSeed returns the first validation-episode seed: ValSeed, or
+// Seed when ValSeed is -1.
+func (c Config) ValidationSeed() int {
+	if c.ValSeed < 0 {
+		return c.Seed
+	}
+	return c.ValSeed
+}
+
+// ValidationEpisodes returns the number of validation episodes an
+// evaluation scores: max(ValEpisodes, EvalEpisodes).
+func (c Config) ValidationEpisodes() int {
+	return max(c.ValEpisodes, c.EvalEpisodes)
 }
 
 // Maker returns the maker of the configured environment as the learner
@@ -233,7 +286,8 @@ func Base(envID, method string) Config {
 		ClipCoef: 0.1, WeightDecay: 1e-4, Depth: 7,
 		CriticWidth: 256, CriticLayers: 2, Critic: CriticMLP, Temperature: 1,
 		EvalFreq: 50_000, EvalEpisodes: 5, TestSeed: 123456, Workers: 1,
-		AccumMode: AccumAuto,
+		AccumMode: AccumAuto, ValSeed: -1, ValEpisodes: DefaultValEpisodes,
+		RestartAfter: DefaultRestartAfter, RestartMargin: DefaultRestartMargin, Restarts: DefaultRestarts,
 	}
 	_, c.ScaleObs = env.ScalingOf(envID)
 	if method != MethodSYMPOL {
@@ -357,19 +411,23 @@ func (c *Config) Validate() error {
 	return c.disjointSeeds()
 }
 
-// disjointSeeds checks that the validation episodes (seeds Seed+0…) and
-// the test episodes (seeds TestSeed+0…) have no seed in common, so the
-// best-validation policy a run delivers is never selected on a test
-// episode's seed. (Where an environment has one fixed layout,
-// env.Spec.OneEpisode, the episodes coincide whatever the seeds.)
+// disjointSeeds checks that the validation episodes (seeds
+// ValidationSeed()+0…) and the test episodes (seeds TestSeed+0…) have no
+// seed in common, so the best-validation policy a run delivers is never
+// selected on a test episode's seed. (Where an environment has one fixed
+// layout, env.Spec.OneEpisode, the episodes coincide whatever the seeds.)
 func (c *Config) disjointSeeds() error {
-	n := c.EvalEpisodes
+	n, v := c.EvalEpisodes, c.ValidationEpisodes()
 	if n < 1 {
 		return nil
 	}
-	if c.Seed < c.TestSeed+n && c.TestSeed < c.Seed+n {
-		return fmt.Errorf("seed %d: the validation episodes (seeds %d…%d) overlap the test episodes (seeds %d…%d); choose a seed outside %d…%d or another test_seed",
-			c.Seed, c.Seed, c.Seed+n-1, c.TestSeed, c.TestSeed+n-1, c.TestSeed-n+1, c.TestSeed+n-1)
+	s, key := c.ValidationSeed(), "seed"
+	if c.ValSeed >= 0 {
+		key = "val_seed"
+	}
+	if s < c.TestSeed+n && c.TestSeed < s+v {
+		return fmt.Errorf("%s %d: the validation episodes (seeds %d…%d) overlap the test episodes (seeds %d…%d); choose a %s outside %d…%d or another test_seed",
+			key, s, s, s+v-1, c.TestSeed, c.TestSeed+n-1, key, c.TestSeed-v+1, c.TestSeed+n-1)
 	}
 	return nil
 }
@@ -436,6 +494,19 @@ var Options = option.ZeroValued("ppo",
 	option.IntOpt("eval_freq", "50000", 1, option.Unbounded, "environment steps between evaluations", func(c *Config) any { return &c.EvalFreq }),
 	option.IntOpt("n_eval_episodes", "5", 0, option.Unbounded, "episodes per evaluation", func(c *Config) any { return &c.EvalEpisodes }),
 	option.IntOpt("test_seed", "123456", 0, option.Unbounded, "first test-episode seed", func(c *Config) any { return &c.TestSeed }),
+	option.IntOpt("val_seed", "-1", -1, option.Unbounded, "first validation-episode seed (-1: the seed); restarts keep it",
+		func(c *Config) any { return &c.ValSeed }),
+	option.IntOpt("val_episodes", fmt.Sprint(DefaultValEpisodes), 0, option.Unbounded,
+		"validation episodes behind the delivered policy and the restart rule (at least n_eval_episodes; one on a one-layout task); the plateau keeps the first n_eval_episodes",
+		func(c *Config) any { return &c.ValEpisodes }),
+	option.FloatOpt("restart_after", fmt.Sprint(DefaultRestartAfter), 0, 1,
+		"restart a training whose validation return has not risen above its first evaluation's within this fraction of total_steps (0: never)",
+		func(c *Config) any { return &c.RestartAfter }).Open(false, true),
+	option.FloatOpt("restart_margin", fmt.Sprint(DefaultRestartMargin), 0, option.Unbounded,
+		"how far above its first evaluation a training's validation must rise to count as learning, as a fraction of the gain from there to its best validation or training episode",
+		func(c *Config) any { return &c.RestartMargin }),
+	option.IntOpt("restarts", fmt.Sprint(DefaultRestarts), 0, option.Unbounded, "most restarts of a training that has not learned (restart_after)",
+		func(c *Config) any { return &c.Restarts }),
 	option.BoolOpt("plateau_reference", "false", "reference quirk: optax min-mode plateau on the raw reward, patience 3", func(c *Config) any { return &c.PlateauReference }),
 	option.BoolOpt("accum_reference", "false", "reference quirk: double step while K = 1, no accumulation otherwise", func(c *Config) any { return &c.AccumReference }),
 	option.BoolOpt("int_actions", "false", "reference quirk: continuous actions truncated to int32 in storage", func(c *Config) any { return &c.IntActions }),

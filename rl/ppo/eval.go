@@ -1,6 +1,8 @@
 package ppo
 
 import (
+	"time"
+
 	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/policy"
 )
@@ -58,19 +60,32 @@ func Mean(x []float64) float64 {
 	return s / float64(len(x))
 }
 
-// evaluate runs the validation episodes (seeds Seed+0…), feeds the plateau
-// scheduler, keeps the best-validation policy (trackBest) and, with test,
-// plays the test episodes (seeds TestSeed+0…) with the current actor and
-// with the best-validation policy.
+// evaluate runs the validation episodes (seeds ValidationSeed()+0…,
+// ValidationEpisodes of them: one on an environment with one fixed layout,
+// where it stands for all), feeds the plateau scheduler the mean of the
+// first EvalEpisodes (the thesis's evaluation, so the training does not
+// depend on ValEpisodes), keeps the best-validation policy on the mean of
+// all (trackBest) and, with test, plays the test episodes (seeds
+// TestSeed+0…) with the current actor and with the best-validation policy.
 func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
+	start := time.Now()
+	defer func() { t.evalSec += time.Since(start).Seconds() }()
 	cfg := t.cfg
-	rec := EvalRecord{Iteration: t.iter, Step: t.global, LRScale: t.plat.Scale()}
+	rec := EvalRecord{Iteration: t.iter, Step: t.global, LRScale: t.plat.Scale(), Attempt: t.at.n}
 	if cfg.EvalEpisodes > 0 {
-		val, err := Returns(t.maker, cfg.Seed, cfg.EvalEpisodes, t.actor, nil)
+		n := cfg.ValidationEpisodes()
+		play := n
+		if t.spec.OneEpisode {
+			play = 1
+		}
+		val, err := Returns(t.maker, cfg.ValidationSeed(), play, t.actor, nil)
 		if err != nil {
 			return rec, err
 		}
-		rec.Validation = Mean(val)
+		for len(val) < n {
+			val = append(val, val[0])
+		}
+		rec.Validation, rec.Selection = Mean(val[:cfg.EvalEpisodes]), Mean(val)
 		if cfg.ReduceLR {
 			if t.plat.Step(rec.Validation) {
 				if err := t.aOpt.SetLRScale(t.plat.Scale()); err != nil {
@@ -79,7 +94,7 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 			}
 			rec.LRScale = t.plat.Scale()
 		}
-		if err := t.trackBest(rec.Validation); err != nil {
+		if err := t.trackBest(rec.Selection); err != nil {
 			return rec, err
 		}
 		if test {

@@ -23,15 +23,25 @@ type Progress struct {
 	RecentReturn float64 // mean return of the last (up to) 20 finished training episodes; NaN before the first
 	Episodes     int     // finished training episodes
 	Eval         *EvalRecord
+	// Restarted reports that the evaluation of this iteration found that
+	// the training had not learned and restarted it (Config.RestartAfter):
+	// the next iteration is the first of attempt Attempt.
+	Restarted bool
+	Attempt   int
 }
 
 // EvalRecord is one evaluation (spec §3.7).
 type EvalRecord struct {
 	Iteration  int
 	Step       int
-	Validation float64   // mean greedy return over the validation episodes
+	Validation float64   // mean greedy return over the first EvalEpisodes validation episodes (the thesis's evaluation; the plateau's input)
 	Test       []float64 // test-episode returns (only at the final evaluation)
 	LRScale    float64   // actor learning-rate scale after the plateau step
+	// Selection is the mean greedy return over all validation episodes
+	// (Config.ValidationEpisodes): the figure the delivered policy and the
+	// restart rule compare.
+	Selection float64
+	Attempt   int // the training attempt (0 unless restarted)
 }
 
 // Trainer runs PPO (or A2C) with a SYMPOL, MLP or SDT actor and a
@@ -56,6 +66,8 @@ type Trainer struct {
 	lastN        int // rows of the last rollout
 	trainSec     float64
 	rolloutSec   float64
+	evalSec      float64
+	at           attempt // the current training attempt (restarts)
 	history      []EvalRecord
 	best         *bestState // best-validation policy (see Best); nil while there is none
 	recent       []float64  // ring of recent episode returns
@@ -131,6 +143,7 @@ func New(cfg Config, nets Builder) (*Trainer, error) {
 			}
 		}
 	}
+	t.at.seed, t.at.bestTrain = cfg.Seed, math.Inf(-1)
 	t.sched = NewSchedule(cfg.NEnvs, cfg.NSteps, cfg.Minibatch, cfg.TotalSteps, cfg.DynamicBuffer, cfg.StaticBatch)
 	t.evalr = Evaluator{Every: cfg.EvalFreq, Total: cfg.TotalSteps}
 	t.alloc()
@@ -341,15 +354,19 @@ func (t *Trainer) Iterate() (Progress, error) {
 	cfg := t.cfg
 	t.iter++
 	before := t.global
-	T := t.sched.RolloutSteps(before)
-	K := t.sched.Accumulation(before)
-	if err := t.rollout(T, rng.New(streamSeed(cfg.Seed, t.iter, 1))); err != nil {
+	// The schedules, the evaluation blocks and the random streams are
+	// those of the current attempt: a restarted training starts afresh
+	// (for attempt 0 these are the run's steps and iterations).
+	rel, relIter := before-t.at.step, t.iter-t.at.iter
+	T := t.sched.RolloutSteps(rel)
+	K := t.sched.Accumulation(rel)
+	if err := t.rollout(T, rng.New(streamSeed(t.at.seed, relIter, 1))); err != nil {
 		return Progress{}, err
 	}
 	t.rolloutSec += time.Since(start).Seconds()
 	t.global += T * t.E
 	t.lastN = T * t.E
-	if err := t.update(T, K, rng.New(streamSeed(cfg.Seed, t.iter, 2))); err != nil {
+	if err := t.update(T, K, rng.New(streamSeed(t.at.seed, relIter, 2))); err != nil {
 		return Progress{}, err
 	}
 	if err := t.checkFinite(); err != nil {
@@ -361,13 +378,20 @@ func (t *Trainer) Iterate() (Progress, error) {
 	if t.trainSec > 0 {
 		p.StepsPerSec = float64(t.global) / t.trainSec
 	}
-	if ev, test := t.evalr.Due(t.iter, before, t.global); ev || t.Done() {
+	if ev, test := t.evalr.Due(relIter, rel, t.global-t.at.step); ev || t.Done() {
 		rec, err := t.evaluate(test || t.Done())
 		if err != nil {
 			return p, err
 		}
 		p.Eval = &rec
+		if t.restartDue() {
+			if err := t.restart(); err != nil {
+				return p, err
+			}
+			p.Restarted = true
+		}
 	}
+	p.Attempt = t.at.n
 	return p, nil
 }
 
@@ -484,6 +508,7 @@ func (t *Trainer) rollout(T int, r *rng.MT19937) error {
 			t.recent[t.recentN%len(t.recent)] = ep.Return
 			t.recentN++
 			t.episodes++
+			t.at.bestTrain = max(t.at.bestTrain, ep.Return)
 		}
 	}
 	// The critic does not change during the rollout, so its values are
