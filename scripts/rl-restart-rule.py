@@ -4,11 +4,12 @@ learning curves of finished SYMPOL trainings (gdt rl bench CSVs, column
 "curve": step, recent training return, validation return, applied) and
 lists the trainings it would have restarted.
 
-The curves hold the thesis's 5-episode validation returns and the mean of
-the last 20 training episodes, not ppo's val_episodes mean and the best
-single training episode the rule uses, so this is an approximation: the
-best training episode is at least the recent mean, so the real rule's
-scale is at least as large (it restarts at least these trainings).
+The curves hold the mean of the last 20 training episodes, not the best
+single training episode the rule uses, and, in files written before the
+fifth curve number existed, the thesis's 5-episode validation returns
+instead of the mean over ppo's val_episodes (used where present), so
+this is an approximation: the best training episode is at least the
+recent mean, so the real rule's scale is at least as large.
 
 Usage: scripts/rl-restart-rule.py [--after F] [--margin M] [FILE.csv[:ENV,ENV] ...]
 Default files: the development studies on seeds 142 … 1042 of all ten
@@ -38,7 +39,8 @@ def load(files):
             if k in runs:  # the first file wins
                 continue
             pts = [p.split() for p in r["curve"].split(";") if p]
-            runs[k] = [(int(p[0]), float(p[1]), float(p[2])) for p in pts]
+            runs[k] = [(int(p[0]), float(p[1]), float(p[4]) if len(p) > 4 and p[4] != "nan" else float(p[2]))
+                       for p in pts]
     return runs
 
 

@@ -80,6 +80,11 @@ type Point struct {
 	Train   float64 // mean return of recent (stochastic) training episodes
 	Trained float64 // validation return of the trained model
 	Applied float64 // validation return of the applied model (NaN if not computed)
+	// Selection is the trained model's mean return over all of ppo's
+	// val_episodes validation episodes (ppo.EvalRecord.Selection), the
+	// figure its delivered choice and restart rule compare; NaN in files
+	// written before it (their points have four numbers).
+	Selection float64
 }
 
 // Key identifies a row for resuming.

@@ -53,7 +53,7 @@ func sampleRows() []Row {
 	mk := func(env, m string, seed int, val, test []float64, nodes int) Row {
 		return Row{Env: env, Method: m, Seed: seed, Algorithm: "ppo", Profile: "default", Steps: 1000, TrainedSteps: 1024,
 			ValEpisodes: val, TestEpisodes: test, ValReturn: mean(val), TestReturn: mean(test), TreeNodes: nodes, Seconds: 1.5,
-			Curve: []Point{{500, 10, 12, 8}, {1024, 20, 30, math.NaN()}}}
+			Curve: []Point{{500, 10, 12, 8, 11}, {1024, 20, 30, math.NaN(), 31}}}
 	}
 	return []Row{
 		mk("CartPole-v1", SYMPOL, 142, []float64{500, 500}, []float64{500, 500}, 31),

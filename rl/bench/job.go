@@ -206,7 +206,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		if p.Eval == nil {
 			return nil
 		}
-		pt := Point{Step: p.Step, Train: p.RecentReturn, Trained: p.Eval.Validation, Applied: math.NaN()}
+		pt := Point{Step: p.Step, Train: p.RecentReturn, Trained: p.Eval.Validation, Applied: math.NaN(), Selection: p.Eval.Selection}
 		for _, m := range todo {
 			q := pt
 			if m == j.base {
