@@ -4,7 +4,9 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"sort"
 
 	"github.com/gdt-ml/gdt/optim"
 	"github.com/gdt-ml/gdt/rl/env"
@@ -102,22 +104,25 @@ func (t *Trainer) Save(path string) error {
 // that were in progress. modify, if not nil, may change the configuration
 // before the trainer is built (e.g. a larger step budget); nets builds the
 // networks as for New.
+//
+// A checkpoint is untrusted input: a damaged file gives an error naming
+// the file and, where it can, the field at fault (never a panic), and
+// nothing is allocated by a size the file states before that size is
+// checked (readCheckpoint, checkBuild).
 func Load(path string, nets Builder, modify func(*Config) error) (*Trainer, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var ck checkpoint
-	if err := gob.NewDecoder(f).Decode(&ck); err != nil {
-		return nil, fmt.Errorf("%s: not a gdt rl checkpoint: %v", path, err)
-	}
-	if ck.Version == 1 {
-		for i := range ck.History {
-			ck.History[i].Selection = ck.History[i].Validation
-		}
-	} else if ck.Version != checkpointVersion {
-		return nil, fmt.Errorf("%s: checkpoint version %d, this gdt reads version %d", path, ck.Version, checkpointVersion)
+	return load(f, path, nets, modify)
+}
+
+// load is Load reading the checkpoint from r; path names it in errors.
+func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*Trainer, error) {
+	ck, err := readCheckpoint(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	cfg := ck.Config
 	if cfg.Critic == "" { // written before the critic choice existed
@@ -130,6 +135,9 @@ func Load(path string, nets Builder, modify func(*Config) error) (*Trainer, erro
 		if err := modify(&cfg); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkBuild(cfg, ck); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	t, err := New(cfg, nets)
 	if err != nil {
@@ -179,7 +187,7 @@ func Load(path string, nets Builder, modify func(*Config) error) (*Trainer, erro
 	// Fresh episodes for the resumed part, from a seed derived from the
 	// run's seed and the iteration.
 	if t.vec, err = env.NewVecFrom(t.maker, cfg.NEnvs, uint64(streamSeed(t.at.seed, ck.Iter, 3))); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	t.iter, t.global, t.evalr.Last, t.trainSec = ck.Iter, ck.Global, ck.EvalLast, ck.TrainSec
 	t.history, t.recentN, t.episodes = ck.History, ck.RecentN, ck.Episodes
@@ -187,4 +195,254 @@ func Load(path string, nets Builder, modify func(*Config) error) (*Trainer, erro
 		copy(t.recent, ck.Recent)
 	}
 	return t, nil
+}
+
+// readCheckpoint decodes a checkpoint and checks what it holds: the
+// version, non-negative counters, and finite values in every tensor, the
+// optimiser states and the evaluation history. Errors name the field.
+//
+// Allocations while decoding stay proportional to the bytes read: gob
+// checks every string and slice length against its input (slices grow as
+// their elements arrive), and optim.State's binary form does the same,
+// but gob sizes a map it has to create by the entry count the stream
+// states, unchecked: a damaged count of 2³⁰ would ask for tens of GB
+// before the first entry fails to decode. So the three maps are made here
+// before decoding (gob fills an existing map entry by entry, each entry
+// consuming input) and Best starts as an empty value, set back to nil
+// when the file held none (gob sends nothing for a nil pointer).
+func readCheckpoint(r io.Reader) (ck *checkpoint, err error) {
+	defer func() { // gob reports bad input as errors; anything else must not escape either
+		if p := recover(); p != nil {
+			ck, err = nil, fmt.Errorf("not a gdt rl checkpoint: decoding failed: %v", p)
+		}
+	}()
+	ck = &checkpoint{Actor: map[string][]float32{}, Critic: map[string][]float32{}, Best: &checkpointBest{Actor: map[string][]float32{}}}
+	if err := gob.NewDecoder(r).Decode(ck); err != nil {
+		return nil, fmt.Errorf("not a gdt rl checkpoint: %v", err)
+	}
+	if b := ck.Best; len(b.Actor) == 0 && b.Iteration == 0 && b.Step == 0 && b.Validation == 0 && len(b.Test) == 0 {
+		ck.Best = nil
+	}
+	switch ck.Version {
+	case 1:
+		for i := range ck.History {
+			ck.History[i].Selection = ck.History[i].Validation
+		}
+	case checkpointVersion:
+	default:
+		return nil, fmt.Errorf("checkpoint version %d, this gdt reads versions 1 and %d", ck.Version, checkpointVersion)
+	}
+	for _, c := range []struct {
+		name string
+		v    int
+	}{{"Iter", ck.Iter}, {"Global", ck.Global}, {"EvalLast", ck.EvalLast}, {"RecentN", ck.RecentN}, {"Episodes", ck.Episodes}} {
+		if c.v < 0 {
+			return nil, fmt.Errorf("%s = %d: expected a count ≥ 0", c.name, c.v)
+		}
+	}
+	if !(ck.TrainSec >= 0) || math.IsInf(ck.TrainSec, 0) {
+		return nil, fmt.Errorf("TrainSec = %v: expected finite seconds ≥ 0", ck.TrainSec)
+	}
+	if err := finite("Recent", ck.Recent); err != nil {
+		return nil, err
+	}
+	for i, h := range ck.History {
+		if h.Iteration < 0 || h.Step < 0 {
+			return nil, fmt.Errorf("History[%d]: iteration %d, step %d: expected counts ≥ 0", i, h.Iteration, h.Step)
+		}
+		if err := finite(fmt.Sprintf("History[%d]", i), append([]float64{h.Validation, h.Selection, h.LRScale}, h.Test...)); err != nil {
+			return nil, err
+		}
+	}
+	if err := finiteTensors("actor", ck.Actor); err != nil {
+		return nil, err
+	}
+	if err := finiteTensors("critic", ck.Critic); err != nil {
+		return nil, err
+	}
+	for _, o := range []struct {
+		name string
+		st   *optim.State
+	}{{"actor optimiser", ck.ActorOpt}, {"critic optimiser", ck.CriticOpt}} {
+		if err := finiteState(o.name, o.st); err != nil {
+			return nil, err
+		}
+	}
+	if b := ck.Best; b != nil {
+		if b.Iteration < 0 || b.Step < 0 {
+			return nil, fmt.Errorf("best policy: iteration %d, step %d: expected counts ≥ 0", b.Iteration, b.Step)
+		}
+		if err := finite("best policy validation and test returns", append([]float64{b.Validation}, b.Test...)); err != nil {
+			return nil, err
+		}
+		if err := finiteTensors("best-policy actor", b.Actor); err != nil {
+			return nil, err
+		}
+	}
+	return ck, nil
+}
+
+func finite(what string, v []float64) error {
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%s[%d] = %v: expected a finite number", what, i, x)
+		}
+	}
+	return nil
+}
+
+func finite32(what string, v []float32) error {
+	for i, x := range v {
+		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%s[%d] = %v: expected a finite number", what, i, x)
+		}
+	}
+	return nil
+}
+
+// finiteTensors checks every value of the tensors m (in name order, so the
+// error names the same one every time).
+func finiteTensors(what string, m map[string][]float32) error {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if err := finite32(fmt.Sprintf("%s tensor %q", what, n), m[n]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finiteState checks an optimiser state's moments (finite; Adam's second
+// moment ≥ 0) and averages; nil is left to the optimiser's LoadState.
+func finiteState(what string, st *optim.State) error {
+	if st == nil {
+		return nil
+	}
+	for _, g := range st.Groups {
+		if math.IsNaN(g.LRScale) || math.IsInf(g.LRScale, 0) || g.LRScale < 0 {
+			return fmt.Errorf("%s: group %q: learning-rate scale %v: expected a finite number ≥ 0", what, g.Name, g.LRScale)
+		}
+		for _, p := range g.Params {
+			for _, a := range []struct {
+				name string
+				v    []float32
+			}{{"M", p.M}, {"V", p.V}, {"Avg", p.Avg}} {
+				if err := finite32(fmt.Sprintf("%s: %s of %q", what, a.name, p.Name), a.v); err != nil {
+					return err
+				}
+			}
+			for i, v := range p.V {
+				if v < 0 {
+					return fmt.Errorf("%s: V of %q[%d] = %v: expected Adam's second moment ≥ 0", what, p.Name, i, v)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Load-time bounds on the buffers a checkpoint's configuration asks New to
+// allocate that the file's own size does not bound (checkBuild).
+const (
+	// maxLoadEnvs bounds n_envs: every environment is built at once.
+	maxLoadEnvs = 1 << 12
+	// maxLoadRolloutValues bounds the float32 values of the rollout and
+	// minibatch buffers (1 GiB); the thesis's largest configuration (16
+	// environments of MiniGrid's 147 features, 512 steps with the dynamic
+	// buffer) needs 1.5 % of it.
+	maxLoadRolloutValues = 1 << 28
+)
+
+// checkBuild checks, before New builds anything, that what cfg asks New
+// to allocate is bounded by the checkpoint ck it came from.
+//
+// The networks: New builds an actor and a critic whose every tensor must
+// then be found in the file with the same length (loadTensors), so a
+// configuration describing networks larger than the file's tensors is
+// damage. Each network's size is bounded below by what its configuration
+// implies, and that bound must not exceed the values the file holds for
+// it: an MLP of width w and L hidden layers over F observation features
+// has at least F·w weights and L·w biases, and (L−1)·w² more weights
+// unless it is the reference code's discrete architecture (Dense(w) then
+// Dense(A) per layer); a depth-d tree (SYMPOL's split-index logits, the
+// soft decision tree's inner kernel) holds at least F values for each of
+// its 2^d − 1 inner nodes. Every network's actual size is at most about
+// 3A + 2 times its bound (A action outputs: the output layer, the leaves,
+// the thresholds beside the split logits), and New's allocations for it
+// (values, gradients, optimiser moments, workspaces) a constant multiple
+// of that, so they stay proportional to the file's size.
+//
+// The environments and the rollout buffers have no counterpart in the
+// file; their sizes (n_envs, n_steps with the dynamic buffer's growth,
+// the minibatch) are bounded by maxLoadEnvs and maxLoadRolloutValues.
+func checkBuild(cfg Config, ck *checkpoint) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	if cfg.NEnvs > maxLoadEnvs {
+		return fmt.Errorf("n_envs = %d: expected at most %d", cfg.NEnvs, maxLoadEnvs)
+	}
+	if cfg.NSteps > 1<<24 {
+		return fmt.Errorf("n_steps = %d: expected at most %d", cfg.NSteps, 1<<24)
+	}
+	maker, err := cfg.Maker()
+	if err != nil {
+		return err
+	}
+	spec := maker().Spec()
+	F, A, AD := spec.Observation.Dim, spec.Action.N, spec.Action.Dim
+	if !spec.Action.Discrete() {
+		A = AD
+	}
+	s := NewSchedule(cfg.NEnvs, cfg.NSteps, cfg.Minibatch, cfg.TotalSteps, cfg.DynamicBuffer, cfg.StaticBatch)
+	n := float64(s.MaxRolloutSteps()) * float64(cfg.NEnvs) // ≤ 2^24·16·2^12: exact
+	m := float64(s.Minibatch)
+	if cfg.Algorithm == AlgoA2C {
+		m = n
+	}
+	if v := n*float64(F+AD+8) + m*float64(F+2*A+AD+4); v > maxLoadRolloutValues {
+		return fmt.Errorf("n_envs = %d, n_steps = %d (dynamic buffer %v), minibatch_size = %d: rollout buffers of %.3g values, expected at most %d",
+			cfg.NEnvs, cfg.NSteps, cfg.DynamicBuffer, cfg.Minibatch, v, maxLoadRolloutValues)
+	}
+	mlp := func(w, layers int, reference bool) float64 {
+		b := float64(w) * float64(F+layers)
+		if !reference {
+			b += float64(layers-1) * float64(w) * float64(w)
+		}
+		return b
+	}
+	tree := func() float64 { return float64(int(1)<<cfg.Depth-1) * float64(F) } // depth ≤ 16 (Validate)
+	var actor, critic float64
+	switch cfg.Method {
+	case MethodMLP:
+		actor = mlp(cfg.MLPWidth, cfg.MLPLayers, cfg.MLPReferenceArch && spec.Action.Discrete())
+	default:
+		actor = tree()
+	}
+	switch cfg.Critic {
+	case CriticMLP:
+		critic = mlp(cfg.CriticWidth, cfg.CriticLayers, false)
+	default:
+		critic = tree()
+	}
+	for _, net := range []struct {
+		name, a string
+		bound   float64
+		held    map[string][]float32
+	}{{"actor", "an", actor, ck.Actor}, {"critic", "a", critic, ck.Critic}} {
+		held := 0
+		for _, v := range net.held {
+			held += len(v)
+		}
+		if net.bound > float64(held) {
+			return fmt.Errorf("the configuration (method %s, critic %s, depth %d, neurons_per_layer %d × num_layers %d, critic_width %d × critic_layers %d) "+
+				"describes %s %s of at least %.3g parameters, but the checkpoint holds %d %s values",
+				cfg.Method, cfg.Critic, cfg.Depth, cfg.MLPWidth, cfg.MLPLayers, cfg.CriticWidth, cfg.CriticLayers, net.a, net.name, net.bound, held, net.name)
+		}
+	}
+	return nil
 }

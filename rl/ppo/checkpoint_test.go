@@ -1,0 +1,208 @@
+package ppo
+
+import (
+	"bytes"
+	"encoding/gob"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// smallCheckpoint trains a tiny CartPole SYMPOL run for a few iterations
+// (with a validation evaluation, so it holds a best policy) and returns
+// its checkpoint file's bytes.
+func smallCheckpoint(t testing.TB) []byte {
+	t.Helper()
+	cfg, err := Preset("CartPole-v1", MethodSYMPOL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TotalSteps, cfg.CriticWidth, cfg.CriticLayers, cfg.NSteps, cfg.EvalFreq, cfg.EvalEpisodes = 3000, 16, 1, 128, 1000, 2
+	tr, err := New(cfg, testNets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := tr.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "ck.gob")
+	if err := tr.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// gobUint appends gob's encoding of an unsigned integer.
+func gobUint(b []byte, x uint64) []byte {
+	if x < 128 {
+		return append(b, byte(x))
+	}
+	var be []byte
+	for ; x > 0; x >>= 8 {
+		be = append([]byte{byte(x)}, be...)
+	}
+	return append(append(b, byte(-len(be))), be...)
+}
+
+// readGobUint reads a gob unsigned integer at b[i:].
+func readGobUint(b []byte, i int) (uint64, int) {
+	if b[i] < 128 {
+		return uint64(b[i]), i + 1
+	}
+	n := int(-int8(b[i]))
+	var x uint64
+	for _, c := range b[i+1 : i+1+n] {
+		x = x<<8 | uint64(c)
+	}
+	return x, i + 1 + n
+}
+
+// withMapCount returns the gob stream of v (whose only map holds the one
+// entry "ZZZZ") with that map's entry count set to n, the message length
+// mended so that the decoder reaches the count.
+func withMapCount(t *testing.T, v any, n uint64) []byte {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	at := bytes.Index(b, []byte{1, 4, 'Z', 'Z', 'Z', 'Z'})
+	if at < 0 {
+		t.Fatal("map entry not found in the stream")
+	}
+	var out []byte
+	for i := 0; i < len(b); {
+		size, start := readGobUint(b, i)
+		msg := b[start : start+int(size)]
+		if at >= start && at < start+int(size) {
+			k := at - start
+			msg = append(gobUint(append([]byte(nil), msg[:k]...), n), msg[k+1:]...)
+		}
+		out = append(gobUint(out, uint64(len(msg))), msg...)
+		i = start + int(size)
+	}
+	return out
+}
+
+// TestCheckpointMapCount: gob sizes a map it creates by the entry count
+// in the stream; a damaged count must not allocate by it (the maps are
+// made before decoding, readCheckpoint). 2²² entries would ask for about
+// 200 MB; the load must fail with an error, allocating a few MB at most.
+func TestCheckpointMapCount(t *testing.T) {
+	entry := map[string][]float32{"ZZZZ": {1}}
+	type best struct{ Actor map[string][]float32 }
+	for _, c := range []struct {
+		name string
+		v    any
+	}{
+		{"Actor", struct {
+			Version int
+			Actor   map[string][]float32
+		}{1, entry}},
+		{"Critic", struct {
+			Version int
+			Critic  map[string][]float32
+		}{1, entry}},
+		{"Best.Actor", struct {
+			Version int
+			Best    *best
+		}{1, &best{entry}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := withMapCount(t, c.v, 1<<22)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, err := readCheckpoint(bytes.NewReader(b))
+			runtime.ReadMemStats(&after)
+			if err == nil || !strings.Contains(err.Error(), "not a gdt rl checkpoint") {
+				t.Fatalf("error %v: want one saying the file is not a checkpoint", err)
+			}
+			if d := after.TotalAlloc - before.TotalAlloc; d > 8<<20 {
+				t.Fatalf("decoding a map count of 2^22 allocated %d MB", d>>20)
+			}
+		})
+	}
+}
+
+// TestCheckpointDamage: a checkpoint damaged field by field gives an error
+// naming the file and the field, before anything is built from it.
+func TestCheckpointDamage(t *testing.T) {
+	good := smallCheckpoint(t)
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if _, err := Load(write("good.gob", good), testNets{}, nil); err != nil {
+		t.Fatalf("the undamaged checkpoint: %v", err)
+	}
+	cases := []struct {
+		name   string
+		damage func(ck *checkpoint)
+		want   string
+	}{
+		{"version", func(ck *checkpoint) { ck.Version = 3 }, "checkpoint version 3"},
+		{"NaN selection", func(ck *checkpoint) { ck.History[0].Selection = math.Inf(-1) }, "History[0][1] = -Inf"},
+		{"negative RecentN", func(ck *checkpoint) { ck.RecentN = -1 }, "RecentN = -1"},
+		{"NaN seconds", func(ck *checkpoint) { ck.TrainSec = math.NaN() }, "TrainSec = NaN"},
+		{"NaN history", func(ck *checkpoint) { ck.History[0].Validation = math.NaN() }, "History[0][0] = NaN"},
+		{"NaN actor value", func(ck *checkpoint) { ck.Actor["split_values"][3] = float32(math.Inf(1)) }, `actor tensor "split_values"[3] = +Inf`},
+		{"NaN critic value", func(ck *checkpoint) {
+			for _, v := range ck.Critic {
+				v[0] = float32(math.NaN())
+			}
+		}, "critic tensor"},
+		{"negative second moment", func(ck *checkpoint) { ck.ActorOpt.Groups[0].Params[0].V[0] = -1 }, "expected Adam's second moment ≥ 0"},
+		{"best step", func(ck *checkpoint) { ck.Best.Step = -5 }, "best policy: iteration"},
+		{"NaN best actor", func(ck *checkpoint) { ck.Best.Actor["leaf_array"][0] = float32(math.NaN()) }, `best-policy actor tensor "leaf_array"[0] = NaN`},
+		{"huge critic width", func(ck *checkpoint) { ck.Config.CriticWidth = 1 << 30 }, "describes a critic of at least"},
+		{"huge critic depth", func(ck *checkpoint) { ck.Config.CriticLayers = 1 << 40 }, "describes a critic of at least"},
+		{"deeper tree", func(ck *checkpoint) { ck.Config.Depth = 16 }, "describes an actor of at least"},
+		{"MLP actor", func(ck *checkpoint) { ck.Config.Method, ck.Config.MLPWidth, ck.Config.MLPLayers = MethodMLP, 1<<20, 3 }, "describes an actor of at least"},
+		{"many environments", func(ck *checkpoint) { ck.Config.NEnvs = 1 << 20 }, "n_envs = 1048576: expected at most 4096"},
+		{"long rollouts", func(ck *checkpoint) { ck.Config.NSteps = 1 << 30 }, "n_steps = 1073741824"},
+		{"rollout buffers", func(ck *checkpoint) { ck.Config.NEnvs, ck.Config.NSteps = 4096, 1<<20 }, "rollout buffers of"},
+		{"depth out of range", func(ck *checkpoint) { ck.Config.Depth = 40 }, "depth"},
+		{"unknown environment", func(ck *checkpoint) { ck.Config.Env = "Nope-v0" }, "Nope-v0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ck, err := readCheckpoint(bytes.NewReader(good))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ck.Best == nil {
+				t.Fatal("the checkpoint has no best policy")
+			}
+			c.damage(ck)
+			var buf bytes.Buffer
+			if err := gob.NewEncoder(&buf).Encode(ck); err != nil {
+				t.Fatal(err)
+			}
+			p := write(strings.ReplaceAll(c.name, " ", "-")+".gob", buf.Bytes())
+			_, err = Load(p, testNets{}, nil)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), p+": ") {
+				t.Fatalf("error %v: want %q, prefixed by the file name", err, c.want)
+			}
+		})
+	}
+	for _, n := range []int{0, 1, len(good) / 3, len(good) - 1} {
+		p := write("truncated.gob", good[:n])
+		if _, err := Load(p, testNets{}, nil); err == nil || !strings.HasPrefix(err.Error(), p+": not a gdt rl checkpoint") {
+			t.Errorf("truncated at %d: error %v", n, err)
+		}
+	}
+}
