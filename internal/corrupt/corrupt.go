@@ -1,7 +1,9 @@
-// Package corrupt makes damaged copies of JSON files (model files) for the
-// tests that check gdt survives them: every field set to hostile values,
-// arrays and strings resized, compact base64 arrays poisoned, truncations
-// and bit flips.
+// Package corrupt makes damaged copies of JSON files (model files) and gob
+// streams (rl checkpoints) for the tests that check gdt survives them:
+// every field set to hostile values, arrays and strings resized, compact
+// base64 arrays poisoned (Mutate); counts and lengths made huge, bytes
+// overwritten, deleted and duplicated inside gob's framing (MutateGob);
+// truncations and bit flips.
 package corrupt
 
 import (

@@ -2,6 +2,7 @@ package corrupt
 
 import (
 	"bytes"
+	"encoding/gob"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -48,5 +49,59 @@ func TestMutate(t *testing.T) {
 	}
 	if len(seen) != 15 {
 		t.Errorf("kinds of damage seen: %v", seen)
+	}
+}
+
+// TestMutateGob: the damage of a gob stream is listed deterministically,
+// every copy differs from the original, the mended copies keep a valid
+// framing (the damage reaches the decoder) and every kind of damage is
+// there, the counts around a map's first key included.
+func TestMutateGob(t *testing.T) {
+	var buf bytes.Buffer
+	type inner struct{ Steps []int }
+	v := struct {
+		Version int
+		Actor   map[string][]float32
+		Name    string
+		Inner   inner
+	}{1, map[string][]float32{"split_values": {1, 2, 3}}, "CartPole-v1", inner{[]int{4, 5}}}
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	doc := buf.Bytes()
+	muts, err := MutateGob(doc, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := MutateGob(doc, 3)
+	if len(again) != len(muts) {
+		t.Fatalf("%d then %d mutations for the same seed", len(muts), len(again))
+	}
+	seen := map[string]bool{}
+	for i, m := range muts {
+		b := m.Bytes()
+		if bytes.Equal(b, doc) {
+			t.Errorf("%s: the copy equals the original", m.What)
+		}
+		if !bytes.Equal(b, again[i].Bytes()) || m.What != again[i].What {
+			t.Errorf("mutation %d differs between two calls with the same seed", i)
+		}
+		mended := !strings.Contains(m.What, "truncated") && !strings.Contains(m.What, "bit flip")
+		if _, err := gobMessages(b); mended && err != nil {
+			t.Errorf("%s: framing broken: %v", m.What, err)
+		}
+		for _, kind := range []string{`length of the string "split_values" set to 2^40`, `count before the string "split_values" set to 2^30`,
+			"set to 0xff", "set to 0x00", "a count of 2^40 inserted", "bytes deleted", "bytes duplicated", "type definition",
+			"truncated", "bit flip"} {
+			if strings.Contains(m.What, kind) {
+				seen[kind] = true
+			}
+		}
+	}
+	if len(seen) != 10 {
+		t.Errorf("kinds of damage seen: %v", seen)
+	}
+	if _, err := MutateGob([]byte(`{"not": "gob"}`), 1); err == nil {
+		t.Error("JSON taken for a gob stream")
 	}
 }
