@@ -331,6 +331,8 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 
 // Limits on what a model file may declare (larger values are damage, not
 // models: they would make loading or prediction allocate without bound).
+// Each bounds one value; the memory that the image shape and the channel
+// widths size together is bounded by maxEncoderValues (buildParts).
 const (
 	maxClasses   = 1 << 16
 	maxTabCols   = 1 << 20

@@ -31,6 +31,39 @@ func partSeed(seed int64, part uint64) uint64 {
 	return s.next()
 }
 
+// maxEncoderValues bounds the float32 values (2 GiB) the image encoder
+// allocates for one prediction batch (encoderValues). The default encoder
+// (channels 16, 32, 64, 128, stem stride 2) needs 6.5 % of it for the
+// default 64 × 64 images, 26 % for 128 × 128 and 80 % for 224 × 224;
+// 256 × 256 images exceed it. Model files are checked against it when
+// they are loaded (buildParts), so that a file's image shape and widths
+// cannot ask prediction for more: each side at most maxImageSide and each
+// width at most maxWidth alone would allow 256 images of 1024 × 1024
+// through 65,536 channels.
+const maxEncoderValues = 1 << 29
+
+// encoderValues returns the float32 values a batch of evalBatch images of
+// shape img allocates in the encoder made of layers: the batch buffers of
+// the input pixels that prediction keeps in flight (three: the batch being
+// forwarded and two filled ahead, see stream), every layer's output (each
+// layer keeps its own buffer for the whole batch) and a convolution's
+// im2col workspace (C·3·3·H_o·W_o values for an image; one per worker, a
+// small share beside 256 images' outputs). These are the allocations a
+// model file's image shape and channel widths size; the weights, which the
+// file holds, are checked against its parts. Prediction allocates this for
+// evalBatch or more images, training for its batch size (with gradients).
+func encoderValues(img nn.Shape, layers []nn.Module) float64 {
+	perImage, col := 3*float64(img.Size()), 0.0
+	for _, l := range layers {
+		perImage += float64(l.Out())
+		if c, ok := l.(*nn.Conv2D); ok {
+			in, out := c.InShape(), c.OutShape()
+			col = max(col, float64(in.C)*9*float64(out.H)*float64(out.W))
+		}
+	}
+	return evalBatch*perImage + col
+}
+
 // buildParts creates freshly initialised modules for cfg (defaults
 // applied) with images of shape img (ignored without an image branch),
 // tabCols tabular inputs and classes outputs.
@@ -75,6 +108,10 @@ func buildParts(cfg Config, img nn.Shape, tabCols, classes int) (*parts, error) 
 			return nil, err
 		}
 		layers = append(layers, gap)
+		if v := encoderValues(img, layers); v > maxEncoderValues {
+			return nil, fmt.Errorf("multimodal: images of %v through channels %v (stem stride %d) make a prediction batch of %d images allocate %.3g float32 values in the encoder: expected at most %d (%d GiB); use smaller images, fewer channels or a larger stem stride",
+				img, cfg.Channels, cfg.StemStride, evalBatch, v, maxEncoderValues, maxEncoderValues>>28)
+		}
 		if p.body, err = nn.NewSequential(layers...); err != nil {
 			return nil, err
 		}
