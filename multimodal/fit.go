@@ -285,18 +285,19 @@ func (m *Model) run(ctx context.Context, st *stage, lossFn *loss.Func) (StageRep
 	return rep, nil
 }
 
-// evalBatch is the batch size of evaluation passes.
+// evalBatch is the largest batch size of prediction and evaluation passes
+// (images too large for it get smaller ones: evalBatchSize).
 const evalBatch = 256
 
-// forwardAll evaluates net (inference mode) on every sample of f and
-// returns the outputs (n×Out).
-func forwardAll(net nn.Module, f *inputFiller, n int) []float32 {
+// forwardAll evaluates net (inference mode) on every sample of f in
+// batches of bs and returns the outputs (n×Out).
+func forwardAll(net nn.Module, f *inputFiller, n, bs int) []float32 {
 	out := make([]float32, n*net.Out())
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
-	batches := batchesOf(order, evalBatch)
+	batches := batchesOf(order, bs)
 	ch, release := stream(f, batches, false, 0, 2, nil)
 	pos := 0
 	for bt := range ch {
@@ -309,7 +310,7 @@ func forwardAll(net nn.Module, f *inputFiller, n int) []float32 {
 }
 
 func (m *Model) evalLoss(net nn.Module, f *inputFiller, y []float64, lossFn *loss.Func) (float64, error) {
-	out := forwardAll(net, f, len(y))
+	out := forwardAll(net, f, len(y), m.p.evalBatch)
 	return lossFn.Eval(out, y, nil)
 }
 

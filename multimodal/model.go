@@ -186,7 +186,7 @@ func (m *Model) fusionFiller(in *Inputs, training bool) *inputFiller {
 	}
 	// Frozen encoder body: its pooled features are computed once.
 	f.featDim = m.p.body.Out()
-	f.feat = forwardAll(m.p.body, m.pixelFiller(in, false), in.Len())
+	f.feat = forwardAll(m.p.body, m.pixelFiller(in, false), in.Len(), m.p.evalBatch)
 	return f
 }
 
@@ -260,13 +260,13 @@ func (m *Model) PredictProba(in *Inputs) (*data.Matrix, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = forwardAll(net, m.pixelFiller(in, false), n)
+		out = forwardAll(net, m.pixelFiller(in, false), n, m.p.evalBatch)
 	} else {
 		net, err := m.p.fusionNet(m.Config.Image && m.Config.FineTuneAll)
 		if err != nil {
 			return nil, err
 		}
-		out = forwardAll(net, m.fusionFiller(in, false), n)
+		out = forwardAll(net, m.fusionFiller(in, false), n, m.p.evalBatch)
 	}
 	// Weights that are finite but huge (a damaged file) overflow: an error,
 	// not NaN probabilities.
@@ -332,7 +332,7 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 // Limits on what a model file may declare (larger values are damage, not
 // models: they would make loading or prediction allocate without bound).
 // Each bounds one value; the memory that the image shape and the channel
-// widths size together is bounded by maxEncoderValues (buildParts).
+// widths size together is bounded by maxImageValues (buildParts).
 const (
 	maxClasses   = 1 << 16
 	maxTabCols   = 1 << 20

@@ -23,6 +23,9 @@ type parts struct {
 	tree    *nn.Tree // tab when it is GRANDE
 	drop    *nn.Dropout
 	head    *nn.Dense
+	// evalBatch is the batch size of prediction and evaluation passes
+	// (evalBatchSize; evalBatch without an image branch).
+	evalBatch int
 }
 
 // seeds of the parts, derived from the model seed.
@@ -31,29 +34,38 @@ func partSeed(seed int64, part uint64) uint64 {
 	return s.next()
 }
 
-// maxEncoderValues bounds the float32 values (2 GiB) the image encoder
-// allocates for one prediction batch (encoderValues). The default encoder
-// (channels 16, 32, 64, 128, stem stride 2) needs 6.5 % of it for the
-// default 64 × 64 images, 26 % for 128 × 128 and 80 % for 224 × 224;
-// 256 × 256 images exceed it. Model files are checked against it when
-// they are loaded (buildParts), so that a file's image shape and widths
-// cannot ask prediction for more: each side at most maxImageSide and each
-// width at most maxWidth alone would allow 256 images of 1024 × 1024
-// through 65,536 channels.
-const maxEncoderValues = 1 << 29
+// maxBatchValues bounds the float32 values (2 GiB) the image encoder
+// allocates for one prediction or evaluation batch: forwardAll runs
+// batches of evalBatchSize images, at most evalBatch and as many as fit in
+// it (at least one). The default encoder (channels 16, 32, 64, 128, stem
+// stride 2) fits the full evalBatch of 256 images up to 224 × 224 (80 % of
+// the bound); larger images get smaller batches (246 at 256 × 256, 109 at
+// 384 × 384, 15 at 1024 × 1024), which change no result: in inference mode
+// every row is computed on its own (TestEvalBatchSize).
+const maxBatchValues = 1 << 29
 
-// encoderValues returns the float32 values a batch of evalBatch images of
-// shape img allocates in the encoder made of layers: the batch buffers of
-// the input pixels that prediction keeps in flight (three: the batch being
-// forwarded and two filled ahead, see stream), every layer's output (each
-// layer keeps its own buffer for the whole batch) and a convolution's
-// im2col workspace (C·3·3·H_o·W_o values for an image; one per worker, a
-// small share beside 256 images' outputs). These are the allocations a
-// model file's image shape and channel widths size; the weights, which the
-// file holds, are checked against its parts. Prediction allocates this for
-// evalBatch or more images, training for its batch size (with gradients).
-func encoderValues(img nn.Shape, layers []nn.Module) float64 {
-	perImage, col := 3*float64(img.Size()), 0.0
+// maxImageValues bounds the float32 values the encoder allocates for ONE
+// image (encoderValues), which is what a model file's image shape and
+// channel widths size, so a file cannot make even a batch of one image
+// allocate without bound; the weights, which the file holds, are checked
+// against its parts. 2^26 values (256 MiB) admit the default encoder on
+// the largest images a file may declare (maxImageSide: 1024 × 1024 needs
+// 4.43e7 values, 66 % of it) while each side at most maxImageSide and each
+// width at most maxWidth alone would allow one 1024 × 1024 image through
+// 65,536 channels (over 10^11 values). Training allocates encoderValues
+// (with gradients) times its batch size, which the user chooses.
+const maxImageValues = 1 << 26
+
+// encoderValues returns the float32 values the encoder made of layers
+// allocates for images of shape img: perImage for each image of a batch
+// (the batch buffers of the input pixels that prediction keeps in flight —
+// three: the batch being forwarded and two filled ahead, see stream — and
+// every layer's output, each layer keeping its own buffer for the whole
+// batch) and col once per batch (a convolution's im2col workspace,
+// C·3·3·H_o·W_o values for an image; one per worker, a small share beside
+// a batch's outputs).
+func encoderValues(img nn.Shape, layers []nn.Module) (perImage, col float64) {
+	perImage = 3 * float64(img.Size())
 	for _, l := range layers {
 		perImage += float64(l.Out())
 		if c, ok := l.(*nn.Conv2D); ok {
@@ -61,14 +73,21 @@ func encoderValues(img nn.Shape, layers []nn.Module) float64 {
 			col = max(col, float64(in.C)*9*float64(out.H)*float64(out.W))
 		}
 	}
-	return evalBatch*perImage + col
+	return perImage, col
+}
+
+// evalBatchSize returns the images per prediction batch for an encoder
+// needing perImage and col values (encoderValues): evalBatch, or fewer so
+// that the batch allocates at most maxBatchValues, and at least one.
+func evalBatchSize(perImage, col float64) int {
+	return max(1, min(evalBatch, int((maxBatchValues-col)/perImage)))
 }
 
 // buildParts creates freshly initialised modules for cfg (defaults
 // applied) with images of shape img (ignored without an image branch),
 // tabCols tabular inputs and classes outputs.
 func buildParts(cfg Config, img nn.Shape, tabCols, classes int) (*parts, error) {
-	p := &parts{}
+	p := &parts{evalBatch: evalBatch}
 	embed := 0
 	if cfg.Image {
 		var layers []nn.Module
@@ -108,10 +127,12 @@ func buildParts(cfg Config, img nn.Shape, tabCols, classes int) (*parts, error) 
 			return nil, err
 		}
 		layers = append(layers, gap)
-		if v := encoderValues(img, layers); v > maxEncoderValues {
-			return nil, fmt.Errorf("multimodal: images of %v through channels %v (stem stride %d) make a prediction batch of %d images allocate %.3g float32 values in the encoder: expected at most %d (%d GiB); use smaller images, fewer channels or a larger stem stride",
-				img, cfg.Channels, cfg.StemStride, evalBatch, v, maxEncoderValues, maxEncoderValues>>28)
+		perImage, col := encoderValues(img, layers)
+		if v := perImage + col; v > maxImageValues {
+			return nil, fmt.Errorf("multimodal: images of %v through channels %v (stem stride %d) make one image allocate %.3g float32 values in the encoder: expected at most %d (%d MiB); use smaller images, fewer channels or a larger stem stride",
+				img, cfg.Channels, cfg.StemStride, v, maxImageValues, maxImageValues>>18)
 		}
+		p.evalBatch = evalBatchSize(perImage, col)
 		if p.body, err = nn.NewSequential(layers...); err != nil {
 			return nil, err
 		}
