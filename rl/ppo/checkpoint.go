@@ -345,17 +345,56 @@ func finiteState(what string, st *optim.State) error {
 	return nil
 }
 
-// Load-time bounds on the buffers a checkpoint's configuration asks New to
-// allocate that the file's own size does not bound (checkBuild).
+// Bounds on the buffers a configuration asks New to allocate that a
+// checkpoint's own size does not bound. Config.Validate applies them
+// (checkSizes) to training and to loading alike, so a run never saves a
+// checkpoint it cannot load.
 const (
-	// maxLoadEnvs bounds n_envs: every environment is built at once.
-	maxLoadEnvs = 1 << 12
-	// maxLoadRolloutValues bounds the float32 values of the rollout and
+	// maxEnvs bounds n_envs: every environment is built at once.
+	maxEnvs = 1 << 12
+	// maxSteps bounds n_steps (before the dynamic buffer's growth).
+	maxSteps = 1 << 24
+	// maxRolloutValues bounds the float32 values of the rollout and
 	// minibatch buffers (1 GiB); the thesis's largest configuration (16
 	// environments of MiniGrid's 147 features, 512 steps with the dynamic
 	// buffer) needs 1.5 % of it.
-	maxLoadRolloutValues = 1 << 28
+	maxRolloutValues = 1 << 28
 )
+
+// checkSizes checks n_envs, n_steps and the rollout buffers they make
+// (with the dynamic buffer's growth and the minibatch) against maxEnvs,
+// maxSteps and maxRolloutValues. The buffers' width depends on the
+// environment's observation and action sizes: without a known
+// environment only the first two are checked (New reports the unknown
+// environment).
+func (c *Config) checkSizes() error {
+	if c.NEnvs > maxEnvs {
+		return fmt.Errorf("hyperparameter n_envs = %d: expected at most %d", c.NEnvs, maxEnvs)
+	}
+	if c.NSteps > maxSteps {
+		return fmt.Errorf("hyperparameter n_steps = %d: expected at most %d", c.NSteps, maxSteps)
+	}
+	maker, err := c.Maker()
+	if err != nil {
+		return nil
+	}
+	spec := maker().Spec()
+	F, A, AD := spec.Observation.Dim, spec.Action.N, spec.Action.Dim
+	if !spec.Action.Discrete() {
+		A = AD
+	}
+	s := NewSchedule(c.NEnvs, c.NSteps, c.Minibatch, c.TotalSteps, c.DynamicBuffer, c.StaticBatch)
+	n := float64(s.MaxRolloutSteps()) * float64(c.NEnvs) // ≤ 2^24·16·2^12: exact
+	m := float64(s.Minibatch)
+	if c.Algorithm == AlgoA2C {
+		m = n
+	}
+	if v := n*float64(F+AD+8) + m*float64(F+2*A+AD+4); v > maxRolloutValues {
+		return fmt.Errorf("hyperparameters n_envs = %d, n_steps = %d (dynamic buffer %v), minibatch_size = %d: rollout buffers of %.3g values for %s, expected at most %d; use fewer environments or shorter rollouts",
+			c.NEnvs, c.NSteps, c.DynamicBuffer, c.Minibatch, v, c.Env, maxRolloutValues)
+	}
+	return nil
+}
 
 // checkBuild checks, before New builds anything, that what cfg asks New
 // to allocate is bounded by the checkpoint ck it came from.
@@ -377,37 +416,17 @@ const (
 // of that, so they stay proportional to the file's size.
 //
 // The environments and the rollout buffers have no counterpart in the
-// file; their sizes (n_envs, n_steps with the dynamic buffer's growth,
-// the minibatch) are bounded by maxLoadEnvs and maxLoadRolloutValues.
+// file; their sizes are bounded by Validate (checkSizes).
 func checkBuild(cfg Config, ck *checkpoint) error {
 	if err := cfg.Validate(); err != nil {
 		return err
-	}
-	if cfg.NEnvs > maxLoadEnvs {
-		return fmt.Errorf("n_envs = %d: expected at most %d", cfg.NEnvs, maxLoadEnvs)
-	}
-	if cfg.NSteps > 1<<24 {
-		return fmt.Errorf("n_steps = %d: expected at most %d", cfg.NSteps, 1<<24)
 	}
 	maker, err := cfg.Maker()
 	if err != nil {
 		return err
 	}
 	spec := maker().Spec()
-	F, A, AD := spec.Observation.Dim, spec.Action.N, spec.Action.Dim
-	if !spec.Action.Discrete() {
-		A = AD
-	}
-	s := NewSchedule(cfg.NEnvs, cfg.NSteps, cfg.Minibatch, cfg.TotalSteps, cfg.DynamicBuffer, cfg.StaticBatch)
-	n := float64(s.MaxRolloutSteps()) * float64(cfg.NEnvs) // ≤ 2^24·16·2^12: exact
-	m := float64(s.Minibatch)
-	if cfg.Algorithm == AlgoA2C {
-		m = n
-	}
-	if v := n*float64(F+AD+8) + m*float64(F+2*A+AD+4); v > maxLoadRolloutValues {
-		return fmt.Errorf("n_envs = %d, n_steps = %d (dynamic buffer %v), minibatch_size = %d: rollout buffers of %.3g values, expected at most %d",
-			cfg.NEnvs, cfg.NSteps, cfg.DynamicBuffer, cfg.Minibatch, v, maxLoadRolloutValues)
-	}
+	F := spec.Observation.Dim
 	mlp := func(w, layers int, reference bool) float64 {
 		b := float64(w) * float64(F+layers)
 		if !reference {

@@ -206,3 +206,43 @@ func TestCheckpointDamage(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateSizeLimits: training refuses the configurations a
+// checkpoint could not be loaded with (the same limits, checkSizes), with
+// an error naming the hyperparameter, and accepts the largest sizes within
+// them.
+func TestValidateSizeLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(c *Config)
+		want string // "" : accepted
+	}{
+		{"envs at the limit", func(c *Config) { c.NEnvs, c.NSteps = maxEnvs, 8 }, ""},
+		{"too many envs", func(c *Config) { c.NEnvs = maxEnvs + 1 }, "hyperparameter n_envs = 4097: expected at most 4096"},
+		{"too long rollouts", func(c *Config) { c.NSteps = maxSteps + 1 }, "hyperparameter n_steps = 16777217: expected at most 16777216"},
+		{"rollout buffers", func(c *Config) { c.NEnvs, c.NSteps = maxEnvs, 1<<16 }, "n_envs = 4096, n_steps = 65536"},
+		{"a2c's whole-rollout batch", func(c *Config) { c.NEnvs, c.NSteps = 1024, 1<<15; _ = c.SetAlgorithm(AlgoA2C) }, "rollout buffers of"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Preset("CartPole-v1", MethodSYMPOL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.TotalSteps = 1 << 40
+			tc.set(&c)
+			err = c.Validate()
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Validate: %v; want %q", err, tc.want)
+			}
+			if _, err := New(c, testNets{}); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("New: %v; want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -408,6 +408,9 @@ func (c *Config) Validate() error {
 	case c.Critic == CriticTree && c.Depth < 1:
 		return bad("depth", c.Depth, "1…16 for a tree critic")
 	}
+	if err := c.checkSizes(); err != nil { // limits shared with Load
+		return err
+	}
 	return c.disjointSeeds()
 }
 
