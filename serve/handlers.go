@@ -343,7 +343,7 @@ func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
 				return nil, nil, badRow(i, c.name, "row %d: missing feature %q (%s; send null for a missing value)", i, c.name, kind)
 			}
 			col := tab.Columns[j]
-			if m.isNA(v) { // a missing marker of the model's training data
+			if m.isNA(v) { // a missing marker, as gdt predict reads a CSV cell
 				if c.categorical {
 					col.Codes[i] = data.Missing
 				} else {
@@ -397,14 +397,12 @@ func (m *loaded) table(rows []json.RawMessage) (*data.Table, []string, error) {
 }
 
 // isNA reports whether the JSON value v, a string or a number, is one of
-// the model's stored missing markers (gdt train --na-values). The text
+// the missing markers of gdt predict: data.DefaultMissing (e.g. "?", "NA",
+// "null") and the model's stored ones (gdt train --na-values). The text
 // compared is the string's (unescaped) or the number's as written, with
 // surrounding spaces trimmed: what gdt predict compares for a CSV cell
 // holding the same text. null and other JSON values are not markers.
 func (m *loaded) isNA(v []byte) bool {
-	if m.na == nil {
-		return false
-	}
 	v = bytes.TrimSpace(v)
 	if len(v) == 0 {
 		return false

@@ -58,8 +58,9 @@ type loaded struct {
 	// safe for concurrent use (nil for cart, grande and gradtree, which are).
 	lock  *sync.Mutex
 	known *model.KnownLevels // counts the unseen levels of a request
-	// na holds the model's stored missing markers (Trained.NAValues); a
-	// value with one of these texts is missing (nil: none)
+	// na holds the missing markers gdt predict uses for the model's CSV
+	// files: data.DefaultMissing and the model's stored ones
+	// (Trained.NAValues); a value with one of these texts is missing
 	na    map[string]struct{}
 	plain *export.Plain
 	opts  *interpret.Options
@@ -100,11 +101,10 @@ func load(name, path string, cfg Config) (m *loaded, err error) {
 	}
 	m.info = ModelInfo{Name: name, Kind: t.Spec.Kind, Task: t.Task.String(), Target: t.Target, Classes: t.Classes,
 		Nodes: t.Learner.NumNodes(), NAValues: t.NAValues, Path: path, Modified: st.ModTime().UTC(), Loaded: time.Now().UTC()}
-	if len(t.NAValues) > 0 {
-		m.na = make(map[string]struct{}, len(t.NAValues))
-		for _, v := range t.NAValues {
-			m.na[v] = struct{}{}
-		}
+	markers := data.MergeNAValues(data.DefaultMissing, t.NAValues)
+	m.na = make(map[string]struct{}, len(markers))
+	for _, v := range markers {
+		m.na[v] = struct{}{}
 	}
 	m.colIndex = make(map[string]int, len(t.Inputs))
 	for k, c := range t.Inputs {

@@ -17,13 +17,14 @@
 // numeric string; categorical features take a string (a JSON number is
 // read as its text, e.g. a postcode). null (and, for categorical features,
 // "") is a missing value, as is a value whose text (a string's, or a
-// number's as written, spaces trimmed) is one of the missing markers the
-// model was trained with (gdt train --na-values, stored in the model file
-// and listed as "na_values" by GET /v1/models/{name}; gdt predict reads a
-// CSV cell the same way). The model's preprocessing handles a missing
-// value as in
-// training (numeric: the training median; categorical: its own category
-// if missing values occurred in training, else like an unseen level). A
+// number's as written, spaces trimmed) is a missing marker: one of
+// data.DefaultMissing (e.g. "?", "NA", the text "null") or of the markers
+// the model was trained with (gdt train --na-values, stored in the model
+// file and listed as "na_values" by GET /v1/models/{name}); gdt predict
+// reads a CSV cell the same way. The model's preprocessing handles a
+// missing value as in training (numeric: the training median;
+// categorical: its own category if missing values occurred in training,
+// else like an unseen level). A
 // category never seen in training is encoded as an unseen level, as by
 // gdt predict and every rendering (package interpret's unseen-level rule),
 // and reported in "warnings". Keys that are not features are ignored.
