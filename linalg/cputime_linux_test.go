@@ -1,6 +1,7 @@
 package linalg
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"syscall"
@@ -47,5 +48,32 @@ func BenchmarkGemmPacking(b *testing.B) {
 				b.ReportMetric(float64(threadCPU()-t0)/float64(b.N), "cpu-ns/op")
 			})
 		}
+	}
+}
+
+// BenchmarkTranspose times the transposes of the NT product of a 64-row
+// minibatch through a 256-wide layer (GemmNT): dyᵀ (64×256 → 256×64) and
+// result blocks (n×64 → 64 rows of a 256-wide C), reporting the thread's
+// CPU time per element.
+func BenchmarkTranspose(b *testing.B) {
+	for _, s := range []struct{ rows, cols, lds, ldd int }{
+		{64, 256, 256, 64},
+		{128, 64, 64, 256},
+		{256, 64, 64, 256},
+	} {
+		src := make([]float32, s.rows*s.lds)
+		dst := make([]float32, s.cols*s.ldd)
+		for i := range src {
+			src[i] = float32(i)
+		}
+		b.Run(fmt.Sprintf("%dx%d/ldd=%d", s.rows, s.cols, s.ldd), func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			t0 := threadCPU()
+			for b.Loop() {
+				transposeInto(dst, s.ldd, src, s.lds, s.rows, s.cols)
+			}
+			b.ReportMetric(float64(threadCPU()-t0)/float64(b.N)/float64(s.rows*s.cols), "cpu-ns/elem")
+		})
 	}
 }

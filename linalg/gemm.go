@@ -305,9 +305,70 @@ func directNT(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb
 	wsPool.Put(ws)
 }
 
+// NTTransposes reports whether GemmNT's product of these dimensions reads
+// Aᵀ (the unpacked path of an NT product, see directNT), so that callers
+// that split one NT product into column blocks can transpose A once for
+// all of them.
+func NTTransposes(m, n, k int) bool {
+	return m > 0 && n > 1 && k > 0 && k <= kc && !directOff && !(n < kernel.nr && m > n) && directOK(false, n, m, k)
+}
+
+// GemmNT sets C = A·Bᵀ (Gemm(false, true, m, n, k, 1, a, lda, b, ldb, 0,
+// c, ldc), with its bits). When NTTransposes(m, n, k) and at is not nil,
+// at must hold Aᵀ (k×m, row stride m; see Transpose), which it reads
+// instead of transposing A itself; otherwise at is not read.
+func GemmNT(m, n, k int, a []float32, lda int, at, b []float32, ldb int, c []float32, ldc int) {
+	check(false, true, m, n, k, a, lda, b, ldb, c, ldc)
+	if at == nil || !NTTransposes(m, n, k) {
+		gemm(false, true, m, n, k, 1, a, lda, b, ldb, 0, c, ldc)
+		return
+	}
+	checkMat("Aᵀ", false, k, m, at, m)
+	ws := wsPool.Get().(*workspace)
+	ws.bp = need(ws.bp, n*m)
+	ct := ws.bp
+	direct(false, n, m, k, 1, b, ldb, at, m, ct, m, true)
+	transposeInto(c, ldc, ct, m, n, m) // c[i*ldc+j] = ct[j*m+i]
+	wsPool.Put(ws)
+}
+
+// Transpose sets dst[p*ldd+r] = src[r*lds+p] for r < rows and p < cols:
+// dst holds the cols×rows transpose of the rows×cols matrix in src.
+func Transpose(dst []float32, ldd int, src []float32, lds, rows, cols int) {
+	if rows == 0 || cols == 0 {
+		return
+	}
+	checkMat("src", false, rows, cols, src, lds)
+	checkMat("dst", false, cols, rows, dst, ldd)
+	transposeInto(dst, ldd, src, lds, rows, cols)
+}
+
 // transposeInto sets dst[p*ldd+r] = src[r*lds+p] for r < rows and
 // p < cols, eight rows at a time with the vector transpose.
 func transposeInto(dst []float32, ldd int, src []float32, lds, rows, cols int) {
+	if asmVec && rows >= 16 && cols >= 2*transposeBlock {
+		// Blocks of transposeBlock columns: the destination rows of a
+		// block stay in the L1 cache while every source row passes,
+		// instead of a strip of 8 entries going to each of cols
+		// destination rows at a time, which for power-of-two strides
+		// maps those rows onto a few cache sets that cannot hold them.
+		c := cols &^ (transposeBlock - 1)
+		for p0 := 0; p0 < c; p0 += transposeBlock {
+			r0 := 0
+			for ; r0+8 <= rows; r0 += 8 {
+				transpose8(transposeBlock, src[r0*lds+p0:], lds, dst[p0*ldd+r0:], ldd)
+			}
+			for r := r0; r < rows; r++ {
+				for p := p0; p < p0+transposeBlock; p++ {
+					dst[p*ldd+r] = src[r*lds+p]
+				}
+			}
+		}
+		if c < cols {
+			transposeInto(dst[c*ldd:], ldd, src[c:], lds, rows, cols-c)
+		}
+		return
+	}
 	r0 := 0
 	for ; r0+8 <= rows; r0 += 8 {
 		done := transpose8(cols, src[r0*lds:], lds, dst[r0:], ldd)
@@ -323,6 +384,11 @@ func transposeInto(dst []float32, ldd int, src []float32, lds, rows, cols int) {
 		}
 	}
 }
+
+// transposeBlock is the column block of transposeInto (32 float32: two
+// cache lines of a destination row per 8-row strip; `go test -bench
+// Transpose ./linalg` measured 16 and 8 slower).
+const transposeBlock = 32
 
 // directOff disables the unpacked path (tests compare it with the packed
 // one).

@@ -447,3 +447,38 @@ func TestDirectMatchesPacked(t *testing.T) {
 		}
 	}
 }
+
+// TestTranspose compares Transpose with the definition on shapes around
+// the blocked path's thresholds (8-row strips, 32-column blocks), with
+// strides larger than the matrices.
+func TestTranspose(t *testing.T) {
+	for _, asm := range []bool{true, false} {
+		old := asmVec
+		asmVec = asm && old
+		for _, s := range [][2]int{{1, 1}, {7, 9}, {8, 8}, {16, 64}, {17, 65}, {64, 256}, {128, 64}, {23, 100}, {256, 63}, {40, 96}} {
+			rows, cols := s[0], s[1]
+			lds, ldd := cols+3, rows+5
+			src := make([]float32, rows*lds)
+			for i := range src {
+				src[i] = float32(i)
+			}
+			dst := make([]float32, cols*ldd)
+			for i := range dst {
+				dst[i] = -1
+			}
+			Transpose(dst, ldd, src, lds, rows, cols)
+			for p := 0; p < cols; p++ {
+				for r := 0; r < ldd; r++ {
+					want := float32(-1)
+					if r < rows {
+						want = src[r*lds+p]
+					}
+					if got := dst[p*ldd+r]; got != want {
+						t.Fatalf("asm %v, %dx%d: dst[%d][%d] = %v, want %v", asm, rows, cols, p, r, got, want)
+					}
+				}
+			}
+		}
+		asmVec = old
+	}
+}

@@ -74,6 +74,7 @@ const (
 
 // backOff starts (or lengthens) a serial period.
 func backOff() {
+	pool.backOffs.Add(1)
 	d := time.Duration(pool.penalty.Load())
 	d = min(max(2*d, minSerial), maxSerial)
 	pool.penalty.Store(int64(d))
@@ -97,9 +98,14 @@ func serial() bool {
 		return false
 	}
 	if u := pool.serialUntil.Load(); u != 0 && time.Now().UnixNano() < u {
+		pool.backedOff.Add(1)
 		return true
 	}
-	return crowded()
+	if crowded() {
+		pool.crowded.Add(1)
+		return true
+	}
+	return false
 }
 
 var pool struct {
@@ -115,6 +121,8 @@ var pool struct {
 	fixed       atomic.Bool  // adaptation off (SetAdaptive)
 
 	shared, alone atomic.Int64 // jobs offered to the helpers / run on the submitter alone
+
+	backOffs, backedOff, crowded atomic.Int64 // see PoolReasons
 }
 
 // PoolStats returns how many jobs (Run, Start, split products) were
@@ -123,6 +131,15 @@ var pool struct {
 // started: a way to check that the pool is in use.
 func PoolStats() (shared, alone int64) {
 	return pool.shared.Load(), pool.alone.Load()
+}
+
+// PoolReasons says why jobs ran on the submitter alone since the process
+// started: the number of late helpers that started a back-off period
+// (backOffs), of jobs held back in such a period (backedOff) and of jobs
+// held back while the governor saw the cores busy with other processes
+// (crowded). On an idle machine all three stay near 0.
+func PoolReasons() (backOffs, backedOff, crowded int64) {
+	return pool.backOffs.Load(), pool.backedOff.Load(), pool.crowded.Load()
 }
 
 // SetAdaptive turns the pool's adaptation to the machine's load (the

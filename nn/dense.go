@@ -20,10 +20,11 @@ type Dense struct {
 	pool    bool
 	ovGrad  bool
 
-	x  []float32
-	bs int
-	y  []float32
-	dx []float32
+	x   []float32
+	bs  int
+	y   []float32
+	dx  []float32
+	dyT []float32 // dyᵀ for the split input-gradient product
 }
 
 // NewDense returns a dense layer with weights drawn by init from a stream
@@ -134,6 +135,9 @@ func (d *Dense) backward(dy []float32, r *ReLU) []float32 {
 		}
 		return d.dx
 	}
+	if si, _ := d.halves(B); si > 0 {
+		return d.backwardHalves(dy, r, beta)
+	}
 	d.gemm(true, false, d.in, d.out, B, d.x, d.in, dy, d.out, beta, d.gw, d.out)
 	for r := 0; r < B; r++ {
 		vek32.Add_Inplace(d.gb, dy[r*d.out:(r+1)*d.out])
@@ -172,12 +176,105 @@ func (d *Dense) forwardReLU(x []float32, B int, r *ReLU) []float32 {
 	if B == 0 {
 		return post
 	}
+	if _, sj := d.halves(B); sj > 0 {
+		linalg.Run(2, func(p int) {
+			c0, c1 := halfRange(p, sj, n)
+			linalg.Gemm(false, false, B, c1-c0, d.in, 1, d.x, d.in, d.w[c0:], n, 0, y[c0:], n)
+			for i := 0; i < B; i++ {
+				linalg.BiasRelu(y[i*n+c0:i*n+c1], post[i*n+c0:i*n+c1], bias[c0:c1])
+			}
+		})
+		return post
+	}
 	linalg.GemmPoolThen(false, false, B, n, d.in, 1, d.x, d.in, d.w, n, 0, y, n, func(r0, r1, c0, c1 int) {
 		for i := r0; i < r1; i++ {
 			linalg.BiasRelu(y[i*n+c0:i*n+c1], post[i*n+c0:i*n+c1], bias[c0:c1])
 		}
 	})
 	return post
+}
+
+// halves returns where the pooled products of a B-row batch split into
+// two parts with fixed ownership — part p owns rows [p·si, …) of W (its
+// gradient rows, and in a split optimiser their state, see RowHalf) and
+// computes output columns [p·sj, …) — or 0, 0 when the layer's products do
+// not split (off the pool, too small, or widths that are not multiples of
+// 64). Each part runs on the same core from step to step when the pool's
+// helper is free, so the weights, their gradients and the optimiser's
+// moments stay in that core's cache: a split that changed from product to
+// product (as GemmPool's) moves most of them between the cores' caches on
+// every step, which costs about as much as the split saves.
+func (d *Dense) halves(B int) (si, sj int) {
+	if !d.pool || B*d.in*d.out < linalg.PoolMinWork {
+		return 0, 0
+	}
+	return d.RowHalf(), d.out / 2
+}
+
+// RowHalf returns the first row of W that the second part owns when the
+// layer splits its pooled products in two (see SetPool), or 0 when it never
+// does (widths that are not multiples of 64). An optimiser split at that
+// row keeps each part's weights on the core that computes their gradient.
+func (d *Dense) RowHalf() int {
+	if d.in%64 != 0 || d.out%64 != 0 {
+		return 0
+	}
+	return d.in / 2
+}
+
+// halfRange returns part p's range [lo, hi) of n entries cut at h.
+func halfRange(p, h, n int) (lo, hi int) {
+	if p == 0 {
+		return 0, h
+	}
+	return h, n
+}
+
+// backwardHalves is backward on two parts with fixed ownership (see
+// halves): part p computes the gradient rows [r0, r1) it owns (xᵀ·dy over
+// them), the bias gradient of its output columns and the input-gradient
+// columns [r0, r1) (dy·W[r0:r1]ᵀ, through r's gradient when r is not nil).
+// Every entry is computed by the same operations as on one goroutine.
+func (d *Dense) backwardHalves(dy []float32, r *ReLU, beta float32) []float32 {
+	B, in, out := d.bs, d.in, d.out
+	si, sj := d.halves(B)
+	var dx, rdx, mask []float32
+	if !d.skipDX {
+		d.dx = grow(d.dx, B*in)
+		dx, rdx = d.dx, d.dx
+		if r != nil {
+			_, rdx = r.back("ReLU", dx)
+			mask = r.x
+		}
+	}
+	var at []float32
+	if dx != nil && linalg.NTTransposes(B, si, out) && linalg.NTTransposes(B, in-si, out) {
+		d.dyT = grow(d.dyT, out*B)
+		at = d.dyT
+		linalg.Transpose(at, B, dy, out, B, out)
+	}
+	linalg.Run(2, func(p int) {
+		r0, r1 := halfRange(p, si, in)
+		c0, c1 := halfRange(p, sj, out)
+		linalg.Gemm(true, false, r1-r0, out, B, 1, d.x[r0:], in, dy, out, beta, d.gw[r0*out:], out)
+		gb := d.gb[c0:c1]
+		for i := 0; i < B; i++ {
+			vek32.Add_Inplace(gb, dy[i*out+c0:i*out+c1])
+		}
+		if dx == nil {
+			return
+		}
+		linalg.GemmNT(B, r1-r0, out, dy, out, at, d.w[r0*out:], out, dx[r0:], in)
+		if mask != nil {
+			for i := 0; i < B; i++ {
+				linalg.ReluGrad(rdx[i*in+r0:i*in+r1], dx[i*in+r0:i*in+r1], mask[i*in+r0:i*in+r1])
+			}
+		}
+	})
+	if dx == nil {
+		return nil
+	}
+	return rdx
 }
 
 // transpose writes the cols×rows transpose of the rows×cols matrix src into

@@ -303,10 +303,10 @@ func TestSkipInputGrad(t *testing.T) {
 // TestOverwriteGradAndPool checks that a network whose layers overwrite
 // their gradients, or run their products on linalg's pool, gives the bits
 // of the default (zeroed gradients, accumulation, one goroutine), for the
-// critic's shapes and for ragged ones.
+// critic's shapes and for ragged ones (a first layer that splits too).
 func TestOverwriteGradAndPool(t *testing.T) {
 	defer linalg.SetAdaptive(linalg.SetAdaptive(false))
-	for _, sh := range []struct{ in, B int }{{4, 64}, {27, 64}, {5, 13}, {8, 0}} {
+	for _, sh := range []struct{ in, B int }{{4, 64}, {27, 64}, {5, 13}, {8, 0}, {64, 64}, {128, 40}} {
 		run := func(overwrite, pool bool) [][]float32 {
 			m := must(NewMLP(sh.in, []int{256, 256}, 1, "relu", LeCunInit(), LeCunInit(), 7))
 			m.SetSkipInputGrad(true)

@@ -10,8 +10,10 @@
 # --method sympol --steps STEPS --seed 142 --quiet`, the thesis's best
 # hyperparameters) and prints train_seconds (evaluation excluded, spec
 # §8.6) scaled to 1 M steps, the wall seconds of the whole command, user
-# CPU seconds and the delivered and final policies' test returns. Run it on
-# an otherwise idle machine for absolute figures.
+# CPU seconds and the delivered and final policies' test returns; then one
+# more training of the working tree prints the helper pool's counters
+# (whether the second core was used, and if not why). Run it on an
+# otherwise idle machine for absolute figures.
 set -eu
 old=${1:-1b8296d} rounds=${2:-2} steps=${3:-1000000}
 top=$(git rev-parse --show-toplevel)
@@ -43,3 +45,10 @@ PY
 	i=$((i + 1))
 done
 echo "# $(uptime | sed 's/.*load/load/')"
+# Whether the two cores were used: the same training (evaluation off) as
+# rl/ppo's TestSpeedCartPole, with the helper pool's counters (jobs shared
+# with the helper or run alone, and why: back-offs after a late helper, or
+# other processes holding the cores).
+(cd "$top" && go test -c -o "$tmp/ppo.test" ./rl/ppo)
+(cd "$top/rl/ppo" && /usr/bin/time -f '# wall %e s, user %U s' env GDT_RL_SPEED_STEPS="$steps" "$tmp/ppo.test" \
+	-test.run 'TestSpeedCartPole$' -test.v 2>&1 | sed -n 's/^ *speed_test.go:[0-9]*: /# /p; /^# wall/p')

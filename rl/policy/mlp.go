@@ -133,6 +133,25 @@ func (m *MLP) Tensors() []Tensor { return m.ts }
 // results are bit-identical either way.
 func (m *MLP) SetPool(on bool) { m.m.SetPool(on) }
 
+// SplitAt returns where a two-part optimiser over Tensors should cut their
+// concatenation so that each part holds the weight rows that its half of
+// the pooled products owns (nn.Dense.RowHalf, for the largest layer that
+// splits): the entries a core's gradient computation writes are then the
+// ones the same core's optimiser step reads. It returns 0 when no layer
+// splits.
+func (m *MLP) SplitAt() int {
+	at, size, off := 0, 0, 0
+	for _, l := range m.m.Layers() {
+		if d, ok := l.(*nn.Dense); ok && d.RowHalf() > 0 && d.In()*d.Out() > size {
+			at, size = off+d.RowHalf()*d.Out(), d.In()*d.Out()
+		}
+		for _, p := range l.Params() {
+			off += len(p.Value)
+		}
+	}
+	return at
+}
+
 // Changed is a no-op: the network reads its parameters directly.
 func (m *MLP) Changed() {}
 

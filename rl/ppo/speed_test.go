@@ -46,8 +46,9 @@ func TestSpeedCartPole(t *testing.T) {
 		t.Fatal(err)
 	}
 	shared, alone := linalg.PoolStats()
-	t.Logf("%d steps in %.2f s of training (rollouts %.2f s, updates %.2f s): %.0f steps/s; pool jobs: %d shared with helpers, %d alone",
-		tr.Step(), tr.TrainSeconds(), tr.RolloutSeconds(), tr.TrainSeconds()-tr.RolloutSeconds(), float64(tr.Step())/tr.TrainSeconds(), shared, alone)
+	backOffs, backedOff, crowded := linalg.PoolReasons()
+	t.Logf("%d steps in %.2f s of training (rollouts %.2f s, updates %.2f s): %.0f steps/s; pool jobs: %d shared with helpers, %d alone (%d in %d back-offs after a late helper, %d while other processes held the cores)",
+		tr.Step(), tr.TrainSeconds(), tr.RolloutSeconds(), tr.TrainSeconds()-tr.RolloutSeconds(), float64(tr.Step())/tr.TrainSeconds(), shared, alone, backedOff, backOffs, crowded)
 }
 
 // TestParamHash prints a hash of the trained actor's and critic's

@@ -34,8 +34,10 @@ type piece struct {
 // words of the optimisers' bitsets, whole vectors of their kernels).
 const splitAlign = 64
 
-// newSplitAdam splits groups into n parts of about equal size (n ≥ 1).
-func newSplitAdam(groups []optim.Group, n int) (*splitAdam, error) {
+// newSplitAdam splits groups into n parts of about equal size (n ≥ 1);
+// with at > 0 and two parts, the first part ends at entry at of the
+// groups' concatenation (rounded up to a whole word of splitAlign).
+func newSplitAdam(groups []optim.Group, n, at int) (*splitAdam, error) {
 	total := 0
 	for _, g := range groups {
 		for _, p := range g.Params {
@@ -45,7 +47,12 @@ func newSplitAdam(groups []optim.Group, n int) (*splitAdam, error) {
 	s := &splitAdam{groups: groups, pieces: make([][][]piece, len(groups))}
 	partGroups := make([][]optim.Group, n)
 	part, filled := 0, 0
-	limit := func(k int) int { return (k + 1) * total / n }
+	limit := func(k int) int {
+		if n == 2 && k == 0 && at > 0 && at < total {
+			return at
+		}
+		return (k + 1) * total / n
+	}
 	for gi, g := range groups {
 		s.pieces[gi] = make([][]piece, len(g.Params))
 		for pi, p := range g.Params {

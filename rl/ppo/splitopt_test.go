@@ -53,20 +53,22 @@ func splitFixture(sizes [][]int) (a, b []optim.Group, grads func(r *rand.Rand)) 
 func TestSplitAdamBits(t *testing.T) {
 	for _, tc := range []struct {
 		sizes [][]int
-		n     int
+		n, at int
 	}{
-		{[][]int{{1024, 256, 65536, 256, 256, 1}}, 2},
-		{[][]int{{1024, 256, 65536, 256, 256, 1}}, 3},
-		{[][]int{{5, 0, 300}, {7, 129}}, 2},
-		{[][]int{{100}}, 4},
-		{[][]int{{3}, {5}, {9}}, 2},
+		{[][]int{{1024, 256, 65536, 256, 256, 1}}, 2, 0},
+		{[][]int{{1024, 256, 65536, 256, 256, 1}}, 2, 1280 + 128*256}, // the critic's row half
+		{[][]int{{1024, 256, 65536, 256, 256, 1}}, 3, 0},
+		{[][]int{{5, 0, 300}, {7, 129}}, 2, 0},
+		{[][]int{{5, 0, 300}, {7, 129}}, 2, 7},
+		{[][]int{{100}}, 4, 0},
+		{[][]int{{3}, {5}, {9}}, 2, 0},
 	} {
 		ga, gb, grads := splitFixture(tc.sizes)
 		one, err := optim.NewAdam(ga...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp, err := newSplitAdam(gb, tc.n)
+		sp, err := newSplitAdam(gb, tc.n, tc.at)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +127,7 @@ func TestClipGradBits(t *testing.T) {
 			}
 			var o netOpt
 			if split {
-				o, err = newSplitAdam(gb, 2)
+				o, err = newSplitAdam(gb, 2, 0)
 			} else {
 				o, err = optim.NewAdam(gb...)
 			}

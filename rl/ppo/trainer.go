@@ -203,10 +203,11 @@ func (t *Trainer) buildOptimisers() error {
 	if t.aOpt, err = build(t.actor.Tensors()); err != nil {
 		return fmt.Errorf("actor optimiser: %w", err)
 	}
-	if _, mlp := t.critic.(*policy.MLP); mlp && !cfg.Serial {
+	if m, mlp := t.critic.(*policy.MLP); mlp && !cfg.Serial {
 		// The critic's step is the largest sweep of the update: split it
-		// over the helper pool (bit-identical to one optimiser).
-		t.cOpt, err = newSplitAdam(groupsOf(t.critic.Tensors()), splitParts)
+		// over the helper pool (bit-identical to one optimiser), each part
+		// over the weight rows whose gradient the same part computes.
+		t.cOpt, err = newSplitAdam(groupsOf(t.critic.Tensors()), splitParts, m.SplitAt())
 	} else {
 		t.cOpt, err = build(t.critic.Tensors())
 	}
