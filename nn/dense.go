@@ -205,7 +205,7 @@ func (d *Dense) forwardReLU(x []float32, B int, r *ReLU) []float32 {
 // product (as GemmPool's) moves most of them between the cores' caches on
 // every step, which costs about as much as the split saves.
 func (d *Dense) halves(B int) (si, sj int) {
-	if !d.pool || B*d.in*d.out < linalg.PoolMinWork {
+	if !d.pool || B*d.in*d.out < linalg.PoolMinWork || d.RowHalf() == 0 {
 		return 0, 0
 	}
 	return d.RowHalf(), d.out / 2
