@@ -41,7 +41,8 @@ func partSeed(seed int64, part uint64) uint64 {
 // stride 2) fits the full evalBatch of 256 images up to 224 × 224 (80 % of
 // the bound); larger images get smaller batches (246 at 256 × 256, 109 at
 // 384 × 384, 15 at 1024 × 1024), which change no result: in inference mode
-// every row is computed on its own (TestEvalBatchSize).
+// every row is computed on its own (TestPredictBatchInvariant; the batch
+// sizes: TestEvalBatchSize).
 const maxBatchValues = 1 << 29
 
 // maxImageValues bounds the float32 values the encoder allocates for ONE
