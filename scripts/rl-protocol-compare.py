@@ -36,7 +36,7 @@ def load(spec):
             if k in rows:
                 continue
             best = num(r.get("best_test_return"))
-            rows[k] = {"delivered": best if r.get("best_step") else num(r["test_return"]),
+            rows[k] = {"delivered": best if r.get("best_step") else num(r["test_return"]), "kept_best": bool(r.get("best_step")),
                        "final": num(r["test_return"]), "restarts": int(r.get("restarts") or 0),
                        "best_step": r.get("best_step", "")}
     return rows
@@ -63,13 +63,16 @@ def main():
         b, a, f = [], [], []
         for s in seeds:
             r = after[(env, s)]
-            old = before.get((env, s), {}).get("delivered", math.nan)
+            prev = before.get((env, s), {})
+            old = prev.get("delivered", math.nan)
+            mark = "" if prev.get("kept_best", True) else " ¹"
             b.append(old)
             a.append(r["delivered"])
             f.append(r["final"])
-            print(f"| {s} | {old:.4g} | {r['delivered']:.4g} ({r['best_step']}) | {r['final']:.4g} | {r['restarts']} |")
+            print(f"| {s} | {old:.4g}{mark} | {r['delivered']:.4g} ({r['best_step']}) | {r['final']:.4g} | {r['restarts']} |")
         fl = FLOOR.get(env)
         print(f"before delivered: {stats(b, fl)}; after delivered: {stats(a, fl)}; after final: {stats(f, fl)}")
+    print("\n¹ the before-study kept no best-validation policy for this training: its final policy")
 
 
 if __name__ == "__main__":
