@@ -57,7 +57,7 @@ def main():
     envs = sorted({e for e, _ in after})
     for env in envs:
         seeds = sorted(s for e, s in after if e == env)
-        print(f"\n{env} ({len(seeds)} seeds; floor {FLOOR.get(env, '–')})")
+        print(f"\n{env} ({len(seeds)} seeds; floor {FLOOR.get(env, '–')}):\n")
         print("| seed | before: delivered | after: delivered (best step) | after: final | restarts |")
         print("|---|---|---|---|---|")
         b, a, f = [], [], []
