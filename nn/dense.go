@@ -2,6 +2,7 @@ package nn
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/gdt-ml/gdt/linalg"
 	"github.com/gdt-ml/gdt/optim"
@@ -24,7 +25,7 @@ type Dense struct {
 	bs  int
 	y   []float32
 	dx  []float32
-	dyT []float32 // dyᵀ for the split input-gradient product
+	dyT [2][]float32 // dyᵀ for the split input-gradient product (see backwardHalves)
 }
 
 // NewDense returns a dense layer with weights drawn by init from a stream
@@ -247,11 +248,18 @@ func (d *Dense) backwardHalves(dy []float32, r *ReLU, beta float32) []float32 {
 			mask = r.x
 		}
 	}
-	var at []float32
-	if dx != nil && linalg.NTTransposes(B, si, out) && linalg.NTTransposes(B, in-si, out) {
-		d.dyT = grow(d.dyT, out*B)
-		at = d.dyT
-		linalg.Transpose(at, B, dy, out, B, out)
+	// The input-gradient product reads dyᵀ. The first part to run
+	// transposes dy into dyT[0] and says so; a part that starts after that
+	// (the second one when both run on one goroutine) reuses it, one that
+	// starts before it is done (the parts run on two cores) transposes dy
+	// into its own buffer: reading dy and transposing it locally moves half
+	// the data that reading the other core's dyᵀ would.
+	shareT := dx != nil && linalg.NTTransposes(B, si, out) && linalg.NTTransposes(B, in-si, out)
+	var claimed, ready atomic.Bool
+	if shareT {
+		for k := range d.dyT {
+			d.dyT[k] = grow(d.dyT[k], out*B)
+		}
 	}
 	linalg.Run(2, func(p int) {
 		r0, r1 := halfRange(p, si, in)
@@ -263,6 +271,19 @@ func (d *Dense) backwardHalves(dy []float32, r *ReLU, beta float32) []float32 {
 		}
 		if dx == nil {
 			return
+		}
+		var at []float32
+		switch {
+		case !shareT:
+		case ready.Load():
+			at = d.dyT[0]
+		case claimed.CompareAndSwap(false, true):
+			at = d.dyT[0]
+			linalg.Transpose(at, B, dy, out, B, out)
+			ready.Store(true)
+		default:
+			at = d.dyT[1]
+			linalg.Transpose(at, B, dy, out, B, out)
 		}
 		linalg.GemmNT(B, r1-r0, out, dy, out, at, d.w[r0*out:], out, dx[r0:], in)
 		if mask != nil {
