@@ -133,7 +133,14 @@ func Mutate(b []byte, seed uint64) ([]Mutation, error) {
 	if err := walk(doc, nil); err != nil {
 		return nil, err
 	}
-	r := rand.New(rand.NewPCG(seed, 7))
+	return append(out, byteDamage(b, seed, 7)...), nil
+}
+
+// byteDamage returns the format-blind damage of b: eight truncations and
+// 24 single-bit flips at places drawn from (seed, stream).
+func byteDamage(b []byte, seed, stream uint64) []Mutation {
+	var out []Mutation
+	r := rand.New(rand.NewPCG(seed, stream))
 	for i := 1; i <= 8; i++ {
 		n := len(b) * i / 9
 		out = append(out, Mutation{fmt.Sprintf("truncated at byte %d", n), func() []byte { return b[:n] }})
@@ -144,7 +151,7 @@ func Mutate(b []byte, seed uint64) ([]Mutation, error) {
 		nb[at] ^= 1 << r.IntN(8)
 		out = append(out, Mutation{fmt.Sprintf("bit flip at byte %d", at), func() []byte { return nb }})
 	}
-	return out, nil
+	return out
 }
 
 // set returns d with the value at path replaced by v (or deleted).

@@ -13,23 +13,10 @@ import (
 // and field mutations stay valid JSON with the named change.
 func TestMutate(t *testing.T) {
 	doc := []byte(`{"format":"x","n":3,"flag":true,"name":"abc","w":"AACAPwAAAEA=","a":[1,2,3,4,5],"o":{"k":0.25}}`)
-	muts, err := Mutate(doc, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, _ := Mutate(doc, 1)
-	if len(again) != len(muts) {
-		t.Fatalf("%d then %d mutations for the same seed", len(muts), len(again))
-	}
+	muts := repeatable(t, doc, func() ([]Mutation, error) { return Mutate(doc, 1) })
 	seen := map[string]bool{}
-	for i, m := range muts {
+	for _, m := range muts {
 		b := m.Bytes()
-		if bytes.Equal(b, doc) {
-			t.Errorf("%s: the copy equals the original", m.What)
-		}
-		if !bytes.Equal(b, again[i].Bytes()) || m.What != again[i].What {
-			t.Errorf("mutation %d differs between two calls with the same seed", i)
-		}
 		for _, kind := range []string{"number 3 → -1", "number 3 → 0.5", "number 3 → 1e+300", "flipped", "emptied", "bloated",
 			"element 0 set to NaN", "compact array shortened", "compact array lengthened", "array emptied", "array shortened",
 			"array lengthened", "field deleted", "truncated", "bit flip"} {
@@ -69,23 +56,10 @@ func TestMutateGob(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := buf.Bytes()
-	muts, err := MutateGob(doc, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, _ := MutateGob(doc, 3)
-	if len(again) != len(muts) {
-		t.Fatalf("%d then %d mutations for the same seed", len(muts), len(again))
-	}
+	muts := repeatable(t, doc, func() ([]Mutation, error) { return MutateGob(doc, 3) })
 	seen := map[string]bool{}
-	for i, m := range muts {
+	for _, m := range muts {
 		b := m.Bytes()
-		if bytes.Equal(b, doc) {
-			t.Errorf("%s: the copy equals the original", m.What)
-		}
-		if !bytes.Equal(b, again[i].Bytes()) || m.What != again[i].What {
-			t.Errorf("mutation %d differs between two calls with the same seed", i)
-		}
 		mended := !strings.Contains(m.What, "truncated") && !strings.Contains(m.What, "bit flip")
 		if _, err := gobMessages(b); mended && err != nil {
 			t.Errorf("%s: framing broken: %v", m.What, err)
@@ -104,4 +78,29 @@ func TestMutateGob(t *testing.T) {
 	if _, err := MutateGob([]byte(`{"not": "gob"}`), 1); err == nil {
 		t.Error("JSON taken for a gob stream")
 	}
+}
+
+// repeatable runs mutate twice and checks that it lists the same
+// mutations, with the same bytes, both times, and that none returns doc
+// unchanged.
+func repeatable(t *testing.T, doc []byte, mutate func() ([]Mutation, error)) []Mutation {
+	t.Helper()
+	muts, err := mutate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := mutate()
+	if len(again) != len(muts) {
+		t.Fatalf("%d then %d mutations for the same seed", len(muts), len(again))
+	}
+	for i, m := range muts {
+		b := m.Bytes()
+		if bytes.Equal(b, doc) {
+			t.Errorf("%s: the copy equals the original", m.What)
+		}
+		if !bytes.Equal(b, again[i].Bytes()) || m.What != again[i].What {
+			t.Errorf("mutation %d differs between two calls with the same seed", i)
+		}
+	}
+	return muts
 }

@@ -3,7 +3,6 @@ package corrupt
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 )
 
 // MutateGob returns damaged copies of the gob stream b (an rl checkpoint),
@@ -37,7 +36,7 @@ func MutateGob(b []byte, seed uint64) ([]Mutation, error) {
 				if j == k {
 					m = append(append(append([]byte(nil), m[:at]...), repl...), m[at+n:]...)
 				}
-				nb = append(gobUint(nb, uint64(len(m))), m...)
+				nb = append(GobUint(nb, uint64(len(m))), m...)
 			}
 			return nb
 		}})
@@ -64,10 +63,10 @@ func MutateGob(b []byte, seed uint64) ([]Mutation, error) {
 	for _, p := range spread(strs, 32) {
 		m := msgs[p.msg]
 		name := string(m[p.at+1 : p.at+1+int(m[p.at])])
-		edit(fmt.Sprintf("length of the string %q set to 2^31", name), p.msg, p.at, 1, gobUint(nil, 1<<31))
-		edit(fmt.Sprintf("length of the string %q set to 2^40", name), p.msg, p.at, 1, gobUint(nil, 1<<40))
-		edit(fmt.Sprintf("count before the string %q set to 2^30", name), p.msg, p.at-1, 1, gobUint(nil, 1<<30))
-		edit(fmt.Sprintf("count before the string %q set to 2^40", name), p.msg, p.at-1, 1, gobUint(nil, 1<<40))
+		edit(fmt.Sprintf("length of the string %q set to 2^31", name), p.msg, p.at, 1, GobUint(nil, 1<<31))
+		edit(fmt.Sprintf("length of the string %q set to 2^40", name), p.msg, p.at, 1, GobUint(nil, 1<<40))
+		edit(fmt.Sprintf("count before the string %q set to 2^30", name), p.msg, p.at-1, 1, GobUint(nil, 1<<30))
+		edit(fmt.Sprintf("count before the string %q set to 2^40", name), p.msg, p.at-1, 1, GobUint(nil, 1<<40))
 	}
 	for _, p := range spread(values, 24) {
 		where := fmt.Sprintf("message %d, byte %d", p.msg, p.at)
@@ -76,23 +75,12 @@ func MutateGob(b []byte, seed uint64) ([]Mutation, error) {
 				edit(fmt.Sprintf("%s set to 0x%02x", where, v), p.msg, p.at, 1, []byte{v})
 			}
 		}
-		edit(where+": a count of 2^40 inserted", p.msg, p.at, 0, gobUint(nil, 1<<40))
+		edit(where+": a count of 2^40 inserted", p.msg, p.at, 0, GobUint(nil, 1<<40))
 		n := min(8, len(msgs[p.msg])-p.at)
 		edit(fmt.Sprintf("%s: %d bytes deleted", where, n), p.msg, p.at, n, nil)
 		edit(fmt.Sprintf("%s: %d bytes duplicated", where, n), p.msg, p.at, 0, msgs[p.msg][p.at:p.at+n])
 	}
-	r := rand.New(rand.NewPCG(seed, 11))
-	for i := 1; i <= 8; i++ {
-		n := len(b) * i / 9
-		out = append(out, Mutation{fmt.Sprintf("truncated at byte %d", n), func() []byte { return b[:n] }})
-	}
-	for i := 0; i < 24; i++ {
-		nb := append([]byte(nil), b...)
-		at := r.IntN(len(nb))
-		nb[at] ^= 1 << r.IntN(8)
-		out = append(out, Mutation{fmt.Sprintf("bit flip at byte %d", at), func() []byte { return nb }})
-	}
-	return out, nil
+	return append(out, byteDamage(b, seed, 11)...), nil
 }
 
 // spread returns at most n of ps, evenly spaced.
@@ -163,8 +151,8 @@ func readGobUint(b []byte, i int) (uint64, int, error) {
 	return x, i + 1 + n, nil
 }
 
-// gobUint appends gob's encoding of x.
-func gobUint(b []byte, x uint64) []byte {
+// GobUint appends gob's encoding of x.
+func GobUint(b []byte, x uint64) []byte {
 	if x < 128 {
 		return append(b, byte(x))
 	}

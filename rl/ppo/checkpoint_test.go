@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gdt-ml/gdt/internal/corrupt"
 )
 
 // smallCheckpoint trains a tiny CartPole SYMPOL run for a few iterations
@@ -39,18 +41,6 @@ func smallCheckpoint(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	return b
-}
-
-// gobUint appends gob's encoding of an unsigned integer.
-func gobUint(b []byte, x uint64) []byte {
-	if x < 128 {
-		return append(b, byte(x))
-	}
-	var be []byte
-	for ; x > 0; x >>= 8 {
-		be = append([]byte{byte(x)}, be...)
-	}
-	return append(append(b, byte(-len(be))), be...)
 }
 
 // readGobUint reads a gob unsigned integer at b[i:].
@@ -85,9 +75,9 @@ func withMapCount(t *testing.T, v any, n uint64) []byte {
 		msg := b[start : start+int(size)]
 		if at >= start && at < start+int(size) {
 			k := at - start
-			msg = append(gobUint(append([]byte(nil), msg[:k]...), n), msg[k+1:]...)
+			msg = append(corrupt.GobUint(append([]byte(nil), msg[:k]...), n), msg[k+1:]...)
 		}
-		out = append(gobUint(out, uint64(len(msg))), msg...)
+		out = append(corrupt.GobUint(out, uint64(len(msg))), msg...)
 		i = start + int(size)
 	}
 	return out
