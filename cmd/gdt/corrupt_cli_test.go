@@ -387,16 +387,24 @@ func (s *server) died() string {
 	}
 }
 
+// corpusPerBase is the number of damaged files per base file: GDT_CORRUPT_CLI,
+// 1 when unset.
+func corpusPerBase(t *testing.T) int {
+	n := os.Getenv("GDT_CORRUPT_CLI")
+	if n == "" {
+		return 1
+	}
+	perBase, err := strconv.Atoi(n)
+	if err != nil || perBase < 1 {
+		t.Fatalf("GDT_CORRUPT_CLI=%q: expected a number of files per model", n)
+	}
+	return perBase
+}
+
 // TestCorruptModelsCLI sends the corrupted-model corpus through gdt show,
 // predict and serve (see the comment at the top of the file).
 func TestCorruptModelsCLI(t *testing.T) {
-	perBase := 1
-	if n := os.Getenv("GDT_CORRUPT_CLI"); n != "" {
-		var err error
-		if perBase, err = strconv.Atoi(n); err != nil || perBase < 1 {
-			t.Fatalf("GDT_CORRUPT_CLI=%q: expected a number of files per model", n)
-		}
-	}
+	perBase := corpusPerBase(t)
 	dir := t.TempDir()
 	train, query := corpusCSV(t, dir)
 	start := time.Now()

@@ -25,13 +25,7 @@ import (
 // CartPole). GDT_CORRUPT_CLI=N sends N damaged files per checkpoint (1 by
 // default; scripts/corrupt-cli.sh: 30).
 func TestCorruptCheckpointsCLI(t *testing.T) {
-	perBase := 1
-	if n := os.Getenv("GDT_CORRUPT_CLI"); n != "" {
-		var err error
-		if perBase, err = strconv.Atoi(n); err != nil || perBase < 1 {
-			t.Fatalf("GDT_CORRUPT_CLI=%q: expected a number of files per model", n)
-		}
-	}
+	perBase := corpusPerBase(t)
 	dir := t.TempDir()
 	small := []string{"--steps", "3000", "--quiet", "--set", "n_steps=128", "--set", "eval_freq=1000", "--set", "n_eval_episodes=2",
 		"--set", "critic_width=8", "--set", "critic_layers=1"}
