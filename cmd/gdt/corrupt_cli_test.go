@@ -128,6 +128,30 @@ type corpusTally struct {
 	failures                                        []string
 }
 
+// outcome counts one CLI run on a damaged file: a hang, a crash or a death
+// by a signal is a failure; a non-zero exit is a rejection, wrong unless its
+// error contains want (missing says what is then wrong). It reports whether
+// the run exited 0, so the caller can check what was printed.
+func (c *corpusTally) outcome(label, errOut string, code int, err error, want, missing string) bool {
+	switch {
+	case err != nil && strings.Contains(err.Error(), "hung"):
+		c.fail("hang", label)
+	case crashed(errOut) != "":
+		c.fail(crashed(errOut), label+": "+firstLines(errOut, 3))
+	case err != nil:
+		c.fail("signal", label+": "+err.Error())
+	case code != 0:
+		c.rejected++
+		if !strings.Contains(errOut, want) {
+			c.fail("wrong", label+": exit "+strconv.Itoa(code)+" "+missing+": "+firstLines(errOut, 2))
+		}
+	default:
+		c.accepted++
+		return true
+	}
+	return false
+}
+
 func (c *corpusTally) fail(kind, what string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -460,20 +484,7 @@ func TestCorruptModelsCLI(t *testing.T) {
 				tally.runs++
 				out, errOut, code, err := runGdt(args...)
 				label := fmt.Sprintf("gdt %s %s", args[0], what)
-				switch {
-				case err != nil && strings.Contains(err.Error(), "hung"):
-					tally.fail("hang", label)
-				case crashed(errOut) != "":
-					tally.fail(crashed(errOut), label+": "+firstLines(errOut, 3))
-				case err != nil:
-					tally.fail("signal", label+": "+err.Error())
-				case code != 0:
-					tally.rejected++
-					if !strings.Contains(errOut, "gdt "+args[0]) {
-						tally.fail("wrong", label+": exit "+strconv.Itoa(code)+" without a gdt error line: "+firstLines(errOut, 2))
-					}
-				default:
-					tally.accepted++
+				if tally.outcome(label, errOut, code, err, "gdt "+args[0], "without a gdt error line") {
 					if args[0] == "predict" {
 						if err := checkPredictCSV(out, map[bool]int{false: 4, true: 30}[base.multimodal]); err != nil {
 							tally.fail("wrong", label+": exit 0 but "+err.Error())

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -73,20 +72,7 @@ func TestCorruptCheckpointsCLI(t *testing.T) {
 					name += " " + args[1]
 				}
 				label := fmt.Sprintf("gdt %s %s", name, what)
-				switch {
-				case err != nil && strings.Contains(err.Error(), "hung"):
-					tally.fail("hang", label)
-				case crashed(errOut) != "":
-					tally.fail(crashed(errOut), label+": "+firstLines(errOut, 3))
-				case err != nil:
-					tally.fail("signal", label+": "+err.Error())
-				case code != 0:
-					tally.rejected++
-					if !strings.Contains(errOut, d) {
-						tally.fail("wrong", label+": exit "+strconv.Itoa(code)+" with an error that does not name the file: "+firstLines(errOut, 2))
-					}
-				default:
-					tally.accepted++
+				if tally.outcome(label, errOut, code, err, d, "with an error that does not name the file") {
 					if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
 						tally.fail("wrong", label+": exit 0 printing a non-finite value: "+firstLines(out, 3))
 					}
