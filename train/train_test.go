@@ -48,15 +48,7 @@ func (q *quadRun) Restore()  { q.w = q.saved }
 
 func TestEarlyStoppingRestoresBest(t *testing.T) {
 	script := []float64{5, 4, 3, 3.5, 3.2, 3.1, 3.0, 3.05, 9}
-	var run *quadRun
-	best, rep, err := Fit(context.Background(), 10, Config{Patience: 3, BatchSize: 4},
-		func(r int, seed uint64) (Run, error) {
-			run = &quadRun{target: 1, lr: 0.1, script: script, rowsSeen: map[int]int{}}
-			return run, nil
-		}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, best, rep := fitScript(t, script, Config{Patience: 3, BatchSize: 4}, nil)
 	r := rep.Runs[0]
 	if r.BestEpoch != 3 || r.Epochs != 6 || !r.Stopped || r.BestLoss != 3 {
 		t.Fatalf("report %+v", r)
@@ -155,16 +147,8 @@ func TestEvalEveryChecksBetweenEpochs(t *testing.T) {
 	// two steps (steps 2, 4, 6, …), so checks fall inside and at the ends
 	// of epochs.
 	script := []float64{5, 4, 3, 3.5, 3.2, 3.1, 9}
-	var run *quadRun
 	var progress []Progress
-	best, rep, err := Fit(context.Background(), 10, Config{Patience: 3, BatchSize: 4, EvalEvery: 2},
-		func(r int, seed uint64) (Run, error) {
-			run = &quadRun{target: 1, lr: 0.1, script: script, rowsSeen: map[int]int{}}
-			return run, nil
-		}, func(p Progress) { progress = append(progress, p) })
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, best, rep := fitScript(t, script, Config{Patience: 3, BatchSize: 4, EvalEvery: 2}, func(p Progress) { progress = append(progress, p) })
 	r := rep.Runs[0]
 	if r.BestStep != 6 || r.BestEpoch != 2 || r.Epochs != 4 || !r.Stopped || r.BestLoss != 3 || len(r.History) != 6 {
 		t.Fatalf("report %+v", r)
@@ -222,17 +206,25 @@ func TestEvalEveryPatienceCountsSteps(t *testing.T) {
 	// check is at step 6, so the run stops at the check of step 18 (12
 	// steps later), not at step 12.
 	script := []float64{5, 4, 9, 9, 9, 9, 9, 9}
-	var run *quadRun
-	_, rep, err := Fit(context.Background(), 10, Config{Patience: 2, BatchSize: 4, EvalEvery: 5},
-		func(r int, seed uint64) (Run, error) {
-			run = &quadRun{target: 1, lr: 0.1, script: script, rowsSeen: map[int]int{}}
-			return run, nil
-		}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, _, rep := fitScript(t, script, Config{Patience: 2, BatchSize: 4, EvalEvery: 5}, nil)
 	r := rep.Runs[0]
 	if !r.Stopped || r.BestStep != 6 || len(r.History) != 6 || run.steps != 18 {
 		t.Fatalf("report %+v after %d steps: want the best at step 6 and a stop after 18 steps (6 checks)", r, run.steps)
 	}
+}
+
+// fitScript fits one quadRun whose validation losses follow script with
+// cfg, failing the test on an error; it returns the run, the best run Fit
+// kept and the report.
+func fitScript(t *testing.T, script []float64, cfg Config, progress func(Progress)) (*quadRun, Run, *Report) {
+	t.Helper()
+	var run *quadRun
+	best, rep, err := Fit(context.Background(), 10, cfg, func(r int, seed uint64) (Run, error) {
+		run = &quadRun{target: 1, lr: 0.1, script: script, rowsSeen: map[int]int{}}
+		return run, nil
+	}, progress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, best, rep
 }
