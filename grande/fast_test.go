@@ -207,14 +207,7 @@ func TestSmallDataIntercept(t *testing.T) {
 			t.Fatal(err)
 		}
 		equalFloats(t, "kernel vs trained form", kr, raw)
-		b, err := json.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back Model
-		if err := json.Unmarshal(b, &back); err != nil {
-			t.Fatal(err)
-		}
+		back := jsonRoundTrip(t, m)
 		if len(back.Intercept) != len(m.Intercept) {
 			t.Fatalf("intercept %v after a round trip, %v before", back.Intercept, m.Intercept)
 		}
@@ -270,6 +263,15 @@ func TestFeatureCoverageFit(t *testing.T) {
 	if want <= 4 || m.Config.Trees != want || m.Ensemble.Trees() != want {
 		t.Fatalf("%d trees configured, %d trained; want %d (> 4)", m.Config.Trees, m.Ensemble.Trees(), want)
 	}
+	back := jsonRoundTrip(t, m)
+	if _, err := back.Raw(va.X); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// jsonRoundTrip returns m saved to JSON and read back.
+func jsonRoundTrip(t *testing.T, m *Model) *Model {
+	t.Helper()
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +280,5 @@ func TestFeatureCoverageFit(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := back.Raw(va.X); err != nil {
-		t.Fatal(err)
-	}
+	return &back
 }
