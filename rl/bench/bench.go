@@ -85,6 +85,14 @@ type Point struct {
 	// figure its delivered choice and restart rule compare; NaN in files
 	// written before it (their points have four numbers).
 	Selection float64
+	// Test is the trained model's mean return over the test episodes at
+	// this evaluation and SelectionSD the standard deviation of the
+	// validation returns behind Selection (ppo.EvalRecord.SelectionSD):
+	// they let a study replay other rules for the delivered choice (which
+	// sees only validation returns) and score them on test episodes,
+	// paired on the same trainings. NaN in files written before them
+	// (their points have four or five numbers).
+	Test, SelectionSD float64
 }
 
 // Key identifies a row for resuming.

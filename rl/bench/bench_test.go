@@ -53,7 +53,7 @@ func sampleRows() []Row {
 	mk := func(env, m string, seed int, val, test []float64, nodes int) Row {
 		return Row{Env: env, Method: m, Seed: seed, Algorithm: "ppo", Profile: "default", Steps: 1000, TrainedSteps: 1024,
 			ValEpisodes: val, TestEpisodes: test, ValReturn: mean(val), TestReturn: mean(test), TreeNodes: nodes, Seconds: 1.5,
-			Curve: []Point{{500, 10, 12, 8, 11}, {1024, 20, 30, math.NaN(), 31}}}
+			Curve: []Point{{500, 10, 12, 8, 11, 9.5, 2.25}, {1024, 20, 30, math.NaN(), 31, 29, 0}}}
 	}
 	return []Row{
 		mk("CartPole-v1", SYMPOL, 142, []float64{500, 500}, []float64{500, 500}, 31),
@@ -259,6 +259,19 @@ func TestSmallRun(t *testing.T) {
 		if trained != (r.BestStep > 0) || trained && (math.IsNaN(r.BestTestReturn) || math.IsNaN(r.BestValReturn)) ||
 			!trained && !math.IsNaN(r.BestTestReturn) {
 			t.Errorf("%s: best step %d, validation %v (final %v), test %v", r.Method, r.BestStep, r.BestValReturn, r.ValReturn, r.BestTestReturn)
+		}
+		// Every evaluation carries the trained model's test return and the
+		// spread of its validation returns; at the last one (the end of the
+		// training) that test return is the final policy's.
+		for _, p := range r.Curve {
+			if math.IsNaN(p.Test) || !(p.SelectionSD >= 0) {
+				t.Errorf("%s: curve point %+v", r.Method, p)
+			}
+		}
+		if trained {
+			if p := r.Curve[len(r.Curve)-1]; p.Step != r.TrainedSteps || p.Test != r.TestReturn {
+				t.Errorf("%s: last evaluation at step %d: test return %v; final policy at step %d: %v", r.Method, p.Step, p.Test, r.TrainedSteps, r.TestReturn)
+			}
 		}
 		t.Logf("%s: val %.1f test %.1f nodes %d %.2fs", r.Method, r.ValReturn, r.TestReturn, r.TreeNodes, r.Seconds)
 	}

@@ -14,8 +14,11 @@ import (
 // Header is the column order of the results file. The first eight columns
 // are the protocol's; val_episodes and test_episodes hold the per-episode
 // returns (";"-separated) behind Cohen's d, curve the evaluations during
-// training ("step train trained applied selection" per point, ";"-separated;
-// selection is the mean over ppo's val_episodes, absent in older files); these
+// training ("step train trained applied selection test sd" per point,
+// ";"-separated; selection is the mean over ppo's val_episodes, test the
+// trained model's mean test return at that evaluation and sd the spread of
+// the validation returns behind selection; older files lack the last two,
+// or the last three); these
 // are the final policy's. The last three describe the best-validation
 // policy, which a training delivers (Row.BestValReturn, …, Row.Delivered;
 // empty without one, and then the final policy is delivered); files
@@ -43,7 +46,8 @@ func fmtList(x []float64) string {
 func fmtCurve(c []Point) string {
 	s := make([]string, len(c))
 	for i, p := range c {
-		s[i] = strconv.Itoa(p.Step) + " " + fmtFloat(p.Train) + " " + fmtFloat(p.Trained) + " " + fmtFloat(p.Applied) + " " + fmtFloat(p.Selection)
+		s[i] = strconv.Itoa(p.Step) + " " + fmtFloat(p.Train) + " " + fmtFloat(p.Trained) + " " + fmtFloat(p.Applied) + " " + fmtFloat(p.Selection) +
+			" " + fmtFloat(p.Test) + " " + fmtFloat(p.SelectionSD)
 	}
 	return strings.Join(s, ";")
 }
@@ -149,14 +153,14 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		if s := get("curve"); s != "" {
 			for _, p := range strings.Split(s, ";") {
 				f := strings.Fields(p)
-				if len(f) != 4 && len(f) != 5 {
-					return nil, bad("curve", "points of 5 numbers (4 in older files)", p)
+				if len(f) != 4 && len(f) != 5 && len(f) != 7 {
+					return nil, bad("curve", "points of 7 numbers (4 or 5 in older files)", p)
 				}
-				pt := Point{Selection: math.NaN()}
+				pt := Point{Selection: math.NaN(), Test: math.NaN(), SelectionSD: math.NaN()}
 				if pt.Step, err = strconv.Atoi(f[0]); err != nil {
 					return nil, bad("curve", "an integer step", f[0])
 				}
-				vals := []*float64{&pt.Train, &pt.Trained, &pt.Applied, &pt.Selection}
+				vals := []*float64{&pt.Train, &pt.Trained, &pt.Applied, &pt.Selection, &pt.Test, &pt.SelectionSD}
 				for i, v := range f[1:] {
 					if *vals[i], err = strconv.ParseFloat(v, 64); err != nil {
 						return nil, bad("curve", "a number", v)

@@ -206,7 +206,17 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		if p.Eval == nil {
 			return nil
 		}
-		pt := Point{Step: p.Step, Train: p.RecentReturn, Trained: p.Eval.Validation, Applied: math.NaN(), Selection: p.Eval.Selection}
+		pt := Point{Step: p.Step, Train: p.RecentReturn, Trained: p.Eval.Validation, Applied: math.NaN(),
+			Selection: p.Eval.Selection, Test: math.NaN(), SelectionSD: p.Eval.SelectionSD}
+		if cfg.EvalEpisodes > 0 {
+			// The trained model's test return at this evaluation, for studies
+			// of the delivered choice (Point.Test); the training never sees it.
+			rets, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.TestSeed, cfg.EvalEpisodes), distill.Greedy(tr.Actor()), nil)
+			if err != nil {
+				return err
+			}
+			pt.Test = mean(rets)
+		}
 		for _, m := range todo {
 			q := pt
 			if m == j.base {

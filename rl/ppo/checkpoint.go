@@ -250,8 +250,11 @@ func readCheckpoint(r io.Reader) (ck *checkpoint, err error) {
 		if h.Iteration < 0 || h.Step < 0 {
 			return nil, fmt.Errorf("History[%d]: iteration %d, step %d: expected counts ≥ 0", i, h.Iteration, h.Step)
 		}
-		if err := finite(fmt.Sprintf("History[%d]", i), append([]float64{h.Validation, h.Selection, h.LRScale}, h.Test...)); err != nil {
+		if err := finite(fmt.Sprintf("History[%d]", i), append([]float64{h.Validation, h.Selection, h.SelectionSD, h.LRScale}, h.Test...)); err != nil {
 			return nil, err
+		}
+		if h.SelectionSD < 0 {
+			return nil, fmt.Errorf("History[%d]: SelectionSD = %v: expected a standard deviation ≥ 0", i, h.SelectionSD)
 		}
 	}
 	if err := finiteTensors("actor", ck.Actor); err != nil {

@@ -146,6 +146,7 @@ func TestCheckpointDamage(t *testing.T) {
 	}{
 		{"version", func(ck *checkpoint) { ck.Version = 3 }, "checkpoint version 3"},
 		{"NaN selection", func(ck *checkpoint) { ck.History[0].Selection = math.Inf(-1) }, "History[0][1] = -Inf"},
+		{"negative spread", func(ck *checkpoint) { ck.History[0].SelectionSD = -1 }, "History[0]: SelectionSD = -1"},
 		{"negative RecentN", func(ck *checkpoint) { ck.RecentN = -1 }, "RecentN = -1"},
 		{"NaN seconds", func(ck *checkpoint) { ck.TrainSec = math.NaN() }, "TrainSec = NaN"},
 		{"NaN history", func(ck *checkpoint) { ck.History[0].Validation = math.NaN() }, "History[0][0] = NaN"},

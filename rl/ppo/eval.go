@@ -1,6 +1,7 @@
 package ppo
 
 import (
+	"math"
 	"time"
 
 	"github.com/gdt-ml/gdt/rl/env"
@@ -60,6 +61,19 @@ func Mean(x []float64) float64 {
 	return s / float64(len(x))
 }
 
+// sd is the sample standard deviation of x around its mean m (0 for
+// fewer than two values).
+func sd(x []float64, m float64) float64 {
+	if len(x) < 2 {
+		return 0
+	}
+	s := 0.0
+	for _, v := range x {
+		s += (v - m) * (v - m)
+	}
+	return math.Sqrt(s / float64(len(x)-1))
+}
+
 // evaluate runs the validation episodes (seeds ValidationSeed()+0…,
 // ValidationEpisodes of them: one on an environment with one fixed layout,
 // where it stands for all), feeds the plateau scheduler the mean of the
@@ -86,6 +100,9 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 			val = append(val, val[0])
 		}
 		rec.Validation, rec.Selection = Mean(val[:cfg.EvalEpisodes]), Mean(val)
+		if !t.spec.OneEpisode {
+			rec.SelectionSD = sd(val, rec.Selection)
+		}
 		if cfg.ReduceLR {
 			if t.plat.Step(rec.Validation) {
 				if err := t.aOpt.SetLRScale(t.plat.Scale()); err != nil {

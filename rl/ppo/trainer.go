@@ -41,7 +41,13 @@ type EvalRecord struct {
 	// (Config.ValidationEpisodes): the figure the delivered policy and the
 	// restart rule compare.
 	Selection float64
-	Attempt   int // the training attempt (0 unless restarted)
+	// SelectionSD is the standard deviation of the validation returns
+	// behind Selection (0 with one episode, or on a task with one fixed
+	// layout): with it a study can judge rules that treat evaluations
+	// within noise of each other alike. Checkpoints written before it
+	// existed read as 0.
+	SelectionSD float64
+	Attempt     int // the training attempt (0 unless restarted)
 }
 
 // Trainer runs PPO (or A2C) with a SYMPOL, MLP or SDT actor and a

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Checks a SYMPOL study (gdt rl bench CSV, method sympol, 10 seeds per
+environment) against issue 22's "Done when": per environment the mean and
+minimum test return of the delivered policy (best_test_return where the row
+has a best-validation policy, else test_return) against the issue's targets
+(mean ≥ target, no seed below the floor) for Acrobot, LunarLander,
+MountainCarContinuous, LavaGapS5 and DistShift1, and the thesis's mean
+(spec §8.1–8.2) for the other five. The final policy's mean is printed
+beside it. Exits 1 if any environment misses or has fewer than 10 seeds.
+
+Usage: scripts/rl-done-when.py FILE.csv
+"""
+import csv, math, sys
+
+# env: (mean target, floor or None, thesis mean)
+TARGET = {
+    "Acrobot-v1": (-85, -150, -80),
+    "LunarLander-v2": (-80, -200, -57),
+    "MountainCarContinuous-v0": (85, 0, 94),
+    "MiniGrid-LavaGapS5-v0": (0.93, 0.5, 0.951),
+    "MiniGrid-DistShift1-v0": (0.92, 0.5, 0.939),
+    "CartPole-v1": (500, None, 500),
+    "Pendulum-v1": (-323, None, -323),
+    "MiniGrid-Empty-Random-6x6-v0": (0.964, None, 0.964),
+    "MiniGrid-DoorKey-5x5-v0": (0.959, None, 0.959),
+    "MiniGrid-LavaGapS7-v0": (0.953, None, 0.953),
+}
+
+
+def num(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    deliv, final = {}, {}
+    for r in csv.DictReader(open(sys.argv[1])):
+        if r["method"] != "sympol" or r.get("variant") or r.get("error"):
+            continue
+        b = num(r.get("best_test_return"))
+        deliv.setdefault(r["env"], []).append(b if not math.isnan(b) else num(r["test_return"]))
+        final.setdefault(r["env"], []).append(num(r["test_return"]))
+    ok = True
+    print(f"{'env':30} {'seeds':>5} {'delivered':>10} {'min':>9} {'target':>8} {'floor':>7} "
+          f"{'thesis':>7} {'final':>9}  verdict")
+    for env, (target, floor, thesis) in TARGET.items():
+        d = deliv.get(env, [])
+        if not d:
+            print(f"{env:30} {0:>5}  (no rows)  MISSING")
+            ok = False
+            continue
+        mean, lo = sum(d) / len(d), min(d)
+        fm = sum(final[env]) / len(final[env])
+        why = []
+        if len(d) < 10:
+            why.append(f"{len(d)} seeds")
+        if not mean >= target:
+            why.append("mean")
+        if floor is not None and not lo >= floor:
+            why.append(f"{sum(v < floor for v in d)} below floor")
+        ok = ok and not why
+        fl = "–" if floor is None else f"{floor:g}"
+        print(f"{env:30} {len(d):>5} {mean:>10.4g} {lo:>9.4g} {target:>8g} {fl:>7} {thesis:>7g} {fm:>9.4g}  "
+              + ("met" if not why else "MISSED: " + ", ".join(why)))
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

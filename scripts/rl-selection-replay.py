@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Replays rules for the policy a SYMPOL training delivers on finished
+trainings and scores each on the test episodes, paired on the same
+trainings. Needs gdt rl bench CSVs whose curve points carry the trained
+model's test return and the spread of the validation returns (seven
+numbers per point: step train trained applied selection test sd; files
+written from session 12 on). The rules see only validation figures
+(selection, sd); the test return of the evaluation a rule picks is what
+that policy would score, because the delivered policy is a copy of the
+actor at that evaluation, played on the same test episodes.
+
+Rules:
+  best     the first evaluation whose selection beats every earlier one
+           (gdt's delivered policy)
+  final    the last evaluation (the final policy)
+  se:K     the latest evaluation whose selection is within K standard
+           errors (sd/sqrt(n), n = --val-episodes) of the running best at
+           its time: among evaluations that validation cannot tell apart,
+           the most trained one
+
+Usage: scripts/rl-selection-replay.py [--val-episodes 20] [--rules best,final,se:1] FILE.csv ...
+Prints per environment the mean and minimum test return and the count of
+trainings under issue 22's floors, per rule.
+"""
+import argparse, csv, math
+
+FLOOR = {"CartPole-v1": 475, "Acrobot-v1": -150, "LunarLander-v2": -200,
+         "MountainCarContinuous-v0": 0, "MiniGrid-Empty-Random-6x6-v0": 0.5,
+         "MiniGrid-DoorKey-5x5-v0": 0.5, "MiniGrid-LavaGapS5-v0": 0.5,
+         "MiniGrid-LavaGapS7-v0": 0.5, "MiniGrid-DistShift1-v0": 0.5}
+
+
+def load(files):
+    runs = {}
+    for f in files:
+        for r in csv.DictReader(open(f)):
+            if r["method"] != "sympol" or r.get("variant") or r.get("error") or not r["curve"]:
+                continue
+            pts = [p.split() for p in r["curve"].split(";") if p]
+            if any(len(p) < 7 for p in pts):
+                raise SystemExit(f"{f}: {r['env']} seed {r['seed']}: curve points without test returns (an older file)")
+            k = (r["env"], int(r["seed"]))
+            if k in runs:
+                continue
+            runs[k] = c = [(float(p[4]), float(p[5]), float(p[6])) for p in pts]
+            # The replayed "best" must be the policy the training delivered.
+            if r.get("best_test_return") and c[pick(c, "best", 1)][1] != float(r["best_test_return"]):
+                raise SystemExit(f"{f}: {k}: replayed best scores {c[pick(c, 'best', 1)][1]}, "
+                                 f"the delivered policy {r['best_test_return']}")
+    return runs
+
+
+def pick(curve, rule, n):
+    if rule == "final":
+        return len(curve) - 1
+    if rule == "best":
+        b = 0
+        for i, (s, _, _) in enumerate(curve):
+            if s > curve[b][0]:
+                b = i
+        return b
+    if rule.startswith("se:"):
+        k = float(rule[3:])
+        top, chosen = 0, 0
+        for i, (s, _, _) in enumerate(curve):
+            if s > curve[top][0]:
+                top = chosen = i
+            elif i > 0 and s >= curve[top][0] - k * curve[top][2] / math.sqrt(n):
+                chosen = i
+        return chosen
+    raise SystemExit(f"unknown rule {rule!r}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--val-episodes", type=int, default=20)
+    ap.add_argument("--rules", default="best,final,se:0.5,se:1,se:2")
+    ap.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    rules = a.rules.split(",")
+    runs = load(a.files)
+    envs = sorted({e for e, _ in runs})
+    print(f"{'env':30} {'n':>3} " + " ".join(f"{r:>22}" for r in rules))
+    print(f"{'':30} {'':>3} " + " ".join(f"{'mean / min / failed':>22}" for _ in rules))
+    for env in envs:
+        seeds = sorted(s for e, s in runs if e == env)
+        cells = []
+        for rule in rules:
+            t = [runs[(env, s)][pick(runs[(env, s)], rule, a.val_episodes)][1] for s in seeds]
+            fl = FLOOR.get(env)
+            failed = "–" if fl is None else str(sum(v < fl for v in t))
+            cells.append(f"{sum(t) / len(t):>9.4g} {min(t):>8.4g} {failed:>3}")
+        print(f"{env:30} {len(seeds):>3} " + " ".join(cells))
+
+
+if __name__ == "__main__":
+    main()
