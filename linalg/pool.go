@@ -266,9 +266,16 @@ func Run(parts int, f func(part int)) {
 		return
 	}
 	pool.shared.Add(1)
+	// The submitter runs part 0 itself and helpers claim from part 1 on,
+	// so a part runs on the same goroutine from call to call whenever the
+	// helpers are free: a caller that splits its data by part keeps each
+	// part's data in one core's cache.
 	j := &poolJob{f: f, parts: int64(parts)}
+	j.next.Store(1)
 	k := publish(j)
 	start := time.Now()
+	f(0)
+	j.done.Add(1)
 	j.claim()
 	j.wait(start, time.Since(start))
 	if k >= 0 {
@@ -296,10 +303,17 @@ func Start(f func()) *Task {
 	return &Task{j: j, slot: publish(j)}
 }
 
-// Wait waits for the task (see Start). Call it exactly once.
+// Wait waits for the task (see Start). Call it exactly once. While a
+// helper runs the task, the caller runs unclaimed parts of open jobs
+// (those the task submits, say), so work split inside a started task uses
+// the caller's core as well.
 func (t *Task) Wait() {
 	t.j.claim()
 	for i := 0; t.j.done.Load() < 1; i++ {
+		if scan() {
+			i = 0
+			continue
+		}
 		if i&63 == 63 {
 			runtime.Gosched()
 		}

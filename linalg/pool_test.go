@@ -47,6 +47,69 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// goid returns the calling goroutine's number (from its stack header).
+func goid() string {
+	var buf [64]byte
+	s := string(buf[:runtime.Stack(buf[:], false)])
+	var id string
+	for _, c := range s[len("goroutine "):] {
+		if c < '0' || c > '9' {
+			break
+		}
+		id += string(c)
+	}
+	return id
+}
+
+// TestRunPartZero checks that Run's caller runs part 0 itself whatever the
+// helpers do (callers that split data by part rely on it to keep a part's
+// data on one core), with the pool's adaptation off so that helpers take
+// the other parts.
+func TestRunPartZero(t *testing.T) {
+	defer SetAdaptive(SetAdaptive(false))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	me := goid()
+	for it := 0; it < 2000; it++ {
+		var who [4]string
+		Run(len(who), func(p int) { who[p] = goid() })
+		if who[0] != me {
+			t.Fatalf("iteration %d: part 0 ran on goroutine %s, want the caller %s", it, who[0], me)
+		}
+	}
+}
+
+// TestWaitHelps checks that a goroutine waiting for a started task runs
+// parts of the jobs the task submits: the task's Run waits until another
+// goroutine has run its part 1 (its part 0 takes 200 µs, time for the
+// waiting caller to take part 1 while the task holds the only helper).
+func TestWaitHelps(t *testing.T) {
+	defer SetAdaptive(SetAdaptive(false))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	me := goid()
+	for it := 0; it < 200; it++ {
+		var ran1 string
+		task := Start(func() {
+			Run(2, func(p int) {
+				if p == 1 {
+					ran1 = goid()
+					return
+				}
+				for t0 := time.Now(); time.Since(t0) < 200*time.Microsecond; {
+				}
+			})
+		})
+		time.Sleep(100 * time.Microsecond) // let the helper take the task
+		task.Wait()
+		if ran1 == "" {
+			t.Fatalf("iteration %d: part 1 did not run", it)
+		}
+		if ran1 == me {
+			return // the caller helped
+		}
+	}
+	t.Error("the waiting caller never ran a part of the task's job in 200 tries")
+}
+
 // TestStart checks that a started task runs exactly once and that Wait
 // returns after it, also while the caller's own Run keeps the helpers
 // busy.

@@ -53,7 +53,8 @@ func TestSpeedCartPole(t *testing.T) {
 
 // TestParamHash prints a hash of the trained actor's and critic's
 // parameters after GDT_RL_HASH_STEPS CartPole steps with the full preset
-// (evaluation off), to compare two builds bit for bit:
+// (evaluation off), to compare two builds bit for bit; GDT_RL_HASH_POOL=1
+// keeps the helper pool on whatever the machine's load:
 //
 //	GDT_RL_HASH_STEPS=100000 go test -run ParamHash -v ./rl/ppo
 func TestParamHash(t *testing.T) {
@@ -67,6 +68,10 @@ func TestParamHash(t *testing.T) {
 	}
 	cfg.TotalSteps = n
 	cfg.EvalEpisodes = 0
+	if os.Getenv("GDT_RL_HASH_POOL") == "1" {
+		// The pool's parallel paths even on a busy machine.
+		defer linalg.SetAdaptive(linalg.SetAdaptive(false))
+	}
 	tr, err := New(cfg, testNets{})
 	if err != nil {
 		t.Fatal(err)

@@ -593,16 +593,21 @@ func (t *Trainer) update(T, K int, r *rng.MT19937) error {
 			t.gather(idx)
 			// The actor and the critic are separate networks with their
 			// own losses and optimisers: their steps touch disjoint memory
-			// and may run concurrently (the actor's on a helper).
-			var task *linalg.Task
-			if !cfg.Serial {
-				task = linalg.Start(actor)
-			}
-			cerr := t.criticStep(M)
-			if task != nil {
-				task.Wait()
-			} else {
+			// and may run concurrently. The critic's step goes to a helper
+			// and this goroutine takes the actor's; when that is done it
+			// helps with the parts of the critic's products and optimiser
+			// that the helper has not started (Task.Wait), so the two
+			// cores share the whole step: the critic's forward pass runs
+			// mostly on the helper beside the actor, the rest of the step
+			// on both.
+			var cerr error
+			if cfg.Serial {
+				cerr = t.criticStep(M)
 				actor()
+			} else {
+				task := linalg.Start(func() { cerr = t.criticStep(M) })
+				actor()
+				task.Wait()
 			}
 			if cerr != nil {
 				return cerr
