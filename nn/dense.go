@@ -178,8 +178,12 @@ func (d *Dense) forwardReLU(x []float32, B int, r *ReLU) []float32 {
 		return post
 	}
 	if _, sj := d.halves(B); sj > 0 {
-		linalg.Run(2, func(p int) {
-			c0, c1 := halfRange(p, sj, n)
+		// Column blocks of forwardBlock: every block reads all of W's
+		// rows, so no split keeps them local, and small blocks let a core
+		// that joins late (busy with other work, e.g. the actor's step in
+		// rl/ppo) take a fair share.
+		linalg.Run(n/forwardBlock, func(p int) {
+			c0, c1 := p*forwardBlock, (p+1)*forwardBlock
 			linalg.Gemm(false, false, B, c1-c0, d.in, 1, d.x, d.in, d.w[c0:], n, 0, y[c0:], n)
 			for i := 0; i < B; i++ {
 				linalg.BiasRelu(y[i*n+c0:i*n+c1], post[i*n+c0:i*n+c1], bias[c0:c1])
@@ -196,12 +200,14 @@ func (d *Dense) forwardReLU(x []float32, B int, r *ReLU) []float32 {
 }
 
 // halves returns where the pooled products of a B-row batch split into
-// two parts with fixed ownership — part p owns rows [p·si, …) of W (its
-// gradient rows, and in a split optimiser their state, see RowHalf) and
-// computes output columns [p·sj, …) — or 0, 0 when the layer's products do
-// not split (off the pool, too small, or widths that are not multiples of
-// 64). Each part runs on the same core from step to step when the pool's
-// helper is free, so the weights, their gradients and the optimiser's
+// two parts with fixed ownership — in the backward pass part p owns rows
+// [p·si, …) of W (its gradient rows, and in a split optimiser their state,
+// see RowHalf) and the bias gradient's columns [p·sj, …); the forward pass
+// splits into column blocks (forwardBlock) — or 0, 0 when the layer's
+// products do not split (off the pool, too small, or widths that are not
+// multiples of 64). Each backward part runs on the same core from step to
+// step when the pool's helper is free (linalg.Run's submitter runs part
+// 0), so the weights, their gradients and the optimiser's
 // moments stay in that core's cache: a split that changed from product to
 // product (as GemmPool's) moves most of them between the cores' caches on
 // every step, which costs about as much as the split saves.
@@ -222,6 +228,11 @@ func (d *Dense) RowHalf() int {
 	}
 	return d.in / 2
 }
+
+// forwardBlock is the width of the column blocks of a split forward
+// product (a divisor of every width that splits, see RowHalf, and a
+// multiple of the micro-kernel's 32 columns).
+const forwardBlock = 32
 
 // halfRange returns part p's range [lo, hi) of n entries cut at h.
 func halfRange(p, h, n int) (lo, hi int) {
