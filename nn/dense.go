@@ -110,20 +110,22 @@ func (d *Dense) Forward(x []float32, B int, train bool) []float32 {
 
 // Backward accumulates dW += xᵀ·dy and db += Σ_rows dy, and returns
 // dx = dy·Wᵀ.
-func (d *Dense) Backward(dy []float32) []float32 { return d.backward(dy, nil) }
+func (d *Dense) Backward(dy []float32) []float32 { return d.backward(dy, nil, nil) }
 
 // backward is Backward; with r (the ReLU whose output is this layer's
 // input) it also runs r.Backward on dx, block by block as the pool
-// computes dx, and returns r's input gradient.
-func (d *Dense) backward(dy []float32, r *ReLU) []float32 {
+// computes dx, and returns r's input gradient. first (r's input layer,
+// which skips its input gradient) may be given only when the layer splits
+// (see splits): then first's gradients are computed too (see
+// backwardHalves) and backward returns nil.
+func (d *Dense) backward(dy []float32, r *ReLU, first *Dense) []float32 {
 	B := d.bs
 	checkBackward("Dense", dy, B, d.out)
 	dy = dy[:B*d.out]
-	beta := float32(1)
+	beta := d.gradBeta()
 	if d.ovGrad {
 		// C = 0 + x has the bits of x added to a zeroed C (also for
 		// x = −0), and the bias sum below starts from zero either way.
-		beta = 0
 		clear(d.gb)
 	}
 	if B == 0 {
@@ -136,8 +138,8 @@ func (d *Dense) backward(dy []float32, r *ReLU) []float32 {
 		}
 		return d.dx
 	}
-	if si, _ := d.halves(B); si > 0 {
-		return d.backwardHalves(dy, r, beta)
+	if d.splits() {
+		return d.backwardHalves(dy, r, first)
 	}
 	d.gemm(true, false, d.in, d.out, B, d.x, d.in, dy, d.out, beta, d.gw, d.out)
 	for r := 0; r < B; r++ {
@@ -247,9 +249,16 @@ func halfRange(p, h, n int) (lo, hi int) {
 // them), the bias gradient of its output columns and the input-gradient
 // columns [r0, r1) (dy·W[r0:r1]ᵀ, through r's gradient when r is not nil).
 // Every entry is computed by the same operations as on one goroutine.
-func (d *Dense) backwardHalves(dy []float32, r *ReLU, beta float32) []float32 {
+//
+// With first (a Dense layer whose output r's input is, and which skips its
+// own input gradient), part p also computes first's weight and bias
+// gradients for first's output columns [r0, r1) from the input-gradient
+// columns it has just computed (r's output), and backwardHalves returns
+// nil: each part's columns stay on the core that computed them.
+func (d *Dense) backwardHalves(dy []float32, r *ReLU, first *Dense) []float32 {
 	B, in, out := d.bs, d.in, d.out
 	si, sj := d.halves(B)
+	beta := d.gradBeta()
 	var dx, rdx, mask []float32
 	if !d.skipDX {
 		d.dx = grow(d.dx, B*in)
@@ -302,11 +311,47 @@ func (d *Dense) backwardHalves(dy []float32, r *ReLU, beta float32) []float32 {
 				linalg.ReluGrad(rdx[i*in+r0:i*in+r1], dx[i*in+r0:i*in+r1], mask[i*in+r0:i*in+r1])
 			}
 		}
+		if first != nil {
+			first.gradColumns(rdx, r0, r1)
+		}
 	})
-	if dx == nil {
+	if dx == nil || first != nil {
 		return nil
 	}
 	return rdx
+}
+
+// splits reports whether the layer's backward pass on its current batch
+// runs in two parts (see halves).
+func (d *Dense) splits() bool {
+	si, _ := d.halves(d.bs)
+	return si > 0 && d.bs > 0
+}
+
+// gradBeta returns the factor of the old weight gradient in the backward
+// pass: 1 (add to it) or, when the layer overwrites its gradients, 0.
+func (d *Dense) gradBeta() float32 {
+	if d.ovGrad {
+		return 0
+	}
+	return 1
+}
+
+// gradColumns is the parameter-gradient part of Backward for the output
+// columns [c0, c1) only, from the rows of dy (B×Out, the layer's output
+// gradient, of which only those columns are read): dW[:, c0:c1] += xᵀ·dy
+// and db[c0:c1] += Σ_rows dy (overwritten when the layer overwrites its
+// gradients), with the bits of Backward's whole product.
+func (d *Dense) gradColumns(dy []float32, c0, c1 int) {
+	B, out := d.bs, d.out
+	gb := d.gb[c0:c1]
+	if d.ovGrad {
+		clear(gb)
+	}
+	linalg.Gemm(true, false, d.in, c1-c0, B, 1, d.x, d.in, dy[c0:], out, d.gradBeta(), d.gw[c0:], out)
+	for i := 0; i < B; i++ {
+		vek32.Add_Inplace(gb, dy[i*out+c0:i*out+c1])
+	}
 }
 
 // transpose writes the cols×rows transpose of the rows×cols matrix src into

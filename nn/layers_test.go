@@ -303,7 +303,9 @@ func TestSkipInputGrad(t *testing.T) {
 // TestOverwriteGradAndPool checks that a network whose layers overwrite
 // their gradients, or run their products on linalg's pool, gives the bits
 // of the default (zeroed gradients, accumulation, one goroutine), for the
-// critic's shapes and for ragged ones (a first layer that splits too).
+// critic's shapes (on the pool the first layer's gradients are computed in
+// the second layer's split backward) and for ragged ones (a first layer
+// that splits too).
 func TestOverwriteGradAndPool(t *testing.T) {
 	defer linalg.SetAdaptive(linalg.SetAdaptive(false))
 	for _, sh := range []struct{ in, B int }{{4, 64}, {27, 64}, {5, 13}, {8, 0}, {64, 64}, {128, 40}} {

@@ -121,11 +121,20 @@ func (s *Sequential) Forward(x []float32, B int, train bool) []float32 {
 // Backward runs the layers' backward passes in reverse order. If a layer
 // returns nil (it was told not to compute its input gradient) the chain
 // stops there and Backward returns nil. A Dense layer on the pool preceded
-// by a ReLU runs as one step, as in Forward.
+// by a ReLU runs as one step, as in Forward; when its products split (see
+// Dense.halves) and the ReLU follows a first Dense layer whose input
+// gradient is skipped, that layer's gradients are computed in the same
+// step (by column halves, with the same bits).
 func (s *Sequential) Backward(dy []float32) []float32 {
 	for i := len(s.layers) - 1; i >= 0; i-- {
 		if d, r := s.pair(i, i-1); d != nil {
-			dy = d.backward(dy, r)
+			if first := s.firstOf(i - 2); first != nil && d.splits() {
+				// Dense(first) → ReLU → Dense(d): d's split backward
+				// also computes first's parameter gradients, each part
+				// from the input-gradient columns it just computed.
+				return d.backward(dy, r, first)
+			}
+			dy = d.backward(dy, r, nil)
 			i--
 		} else {
 			dy = s.layers[i].Backward(dy)
@@ -135,6 +144,18 @@ func (s *Sequential) Backward(dy []float32) []float32 {
 		}
 	}
 	return dy
+}
+
+// firstOf returns layer i as a Dense when it is the first layer and skips
+// its input gradient (its input is data), else nil.
+func (s *Sequential) firstOf(i int) *Dense {
+	if i != 0 {
+		return nil
+	}
+	if d, ok := s.layers[0].(*Dense); ok && d.skipDX {
+		return d
+	}
+	return nil
 }
 
 // pair returns layer i as a Dense on the pool and layer j as a ReLU when
