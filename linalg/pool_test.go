@@ -79,35 +79,49 @@ func TestRunPartZero(t *testing.T) {
 }
 
 // TestWaitHelps checks that a goroutine waiting for a started task runs
-// parts of the jobs the task submits: the task's Run waits until another
-// goroutine has run its part 1 (its part 0 takes 200 µs, time for the
-// waiting caller to take part 1 while the task holds the only helper).
+// parts of the jobs the task submits: the task's Run holds its part 0
+// until another goroutine has run part 1, which the waiting caller (who
+// scans open jobs) is there to take when a helper runs the task.
 func TestWaitHelps(t *testing.T) {
 	defer SetAdaptive(SetAdaptive(false))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	me := goid()
+	onHelper := 0
 	for it := 0; it < 200; it++ {
-		var ran1 string
+		var ran0, ran1 string
+		var done1 atomic.Bool
 		task := Start(func() {
 			Run(2, func(p int) {
 				if p == 1 {
 					ran1 = goid()
+					done1.Store(true)
 					return
 				}
-				for t0 := time.Now(); time.Since(t0) < 200*time.Microsecond; {
+				ran0 = goid()
+				for t0 := time.Now(); !done1.Load(); {
+					if time.Since(t0) > time.Second {
+						t.Error("part 1 did not run within 1 s while part 0 waited")
+						return
+					}
 				}
 			})
 		})
 		time.Sleep(100 * time.Microsecond) // let the helper take the task
 		task.Wait()
-		if ran1 == "" {
-			t.Fatalf("iteration %d: part 1 did not run", it)
+		if t.Failed() {
+			return
 		}
-		if ran1 == me {
-			return // the caller helped
+		if ran0 != me {
+			onHelper++
+			if ran1 == me {
+				return // the caller helped
+			}
 		}
 	}
-	t.Error("the waiting caller never ran a part of the task's job in 200 tries")
+	if onHelper == 0 {
+		t.Skip("no helper took the task in 200 tries (a busy machine)")
+	}
+	t.Errorf("the waiting caller never ran a part of the task's job (a helper ran the task %d times in 200)", onHelper)
 }
 
 // TestStart checks that a started task runs exactly once and that Wait
