@@ -17,8 +17,11 @@ Rules:
            errors (sd/sqrt(n), n = --val-episodes) of the running best at
            its time: among evaluations that validation cannot tell apart,
            the most trained one
+  lcb:K    the first evaluation with the highest lower bound selection −
+           K standard errors: of two policies that validate alike, the
+           steadier one
 
-Usage: scripts/rl-selection-replay.py [--val-episodes 20] [--rules best,final,se:1] FILE.csv ...
+Usage: scripts/rl-selection-replay.py [--val-episodes 20] [--rules best,final,se:1,lcb:1] FILE.csv ...
 Prints per environment the mean and minimum test return and the count of
 trainings under issue 22's floors, per rule.
 """
@@ -68,13 +71,17 @@ def pick(curve, rule, n):
             elif i > 0 and s >= curve[top][0] - k * curve[top][2] / math.sqrt(n):
                 chosen = i
         return chosen
+    if rule.startswith("lcb:"):
+        k = float(rule[4:])
+        lcb = [sel - k * sd / math.sqrt(n) for sel, _, sd in curve]
+        return lcb.index(max(lcb))
     raise SystemExit(f"unknown rule {rule!r}")
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--val-episodes", type=int, default=20)
-    ap.add_argument("--rules", default="best,final,se:0.5,se:1,se:2")
+    ap.add_argument("--rules", default="best,final,se:1,se:2,lcb:1,lcb:2")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     rules = a.rules.split(",")
