@@ -3,11 +3,15 @@ package ppo
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"os"
+	"runtime"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/gdt-ml/gdt/linalg"
 	"github.com/gdt-ml/gdt/rl/policy"
@@ -49,6 +53,93 @@ func TestSpeedCartPole(t *testing.T) {
 	backOffs, backedOff, crowded := linalg.PoolReasons()
 	t.Logf("%d steps in %.2f s of training (rollouts %.2f s, updates %.2f s): %.0f steps/s; pool jobs: %d shared with helpers, %d alone (%d in %d back-offs after a late helper, %d while other processes held the cores)",
 		tr.Step(), tr.TrainSeconds(), tr.RolloutSeconds(), tr.TrainSeconds()-tr.RolloutSeconds(), float64(tr.Step())/tr.TrainSeconds(), shared, alone, backedOff, backOffs, crowded)
+}
+
+// TestStepTimes prints the wall time of one update step on a CartPole
+// minibatch (SYMPOL's full preset, parameters after 20,000 training steps)
+// on one and on two cores: the critic's phases (forward with the loss,
+// backward, gradient clipping, AdamW), the critic's step alone and the
+// whole minibatch step with the actor's (as update runs them), each the
+// minimum and the 10th percentile over GDT_RL_STEP_TRIALS trials. Before
+// every trial the pool's helper is woken, so a minimum is a trial in which
+// both cores were the process's: on a busy machine the minima still show
+// what the split costs and saves (more trials find them), while wall times
+// of whole trainings do not. The pool's adaptation is off.
+//
+//	GDT_RL_STEP_TRIALS=3000 go test -run StepTimes -v ./rl/ppo
+func TestStepTimes(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("GDT_RL_STEP_TRIALS"))
+	if n <= 0 {
+		t.Skip("set GDT_RL_STEP_TRIALS to measure the update step")
+	}
+	defer linalg.SetAdaptive(linalg.SetAdaptive(false))
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	cfg, err := Preset("CartPole-v1", MethodSYMPOL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TotalSteps, cfg.EvalEpisodes = 20000, 0
+	tr, err := New(cfg, testNets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	M := tr.sched.Minibatch
+	idx := make([]int, M)
+	for i := range idx {
+		idx[i] = 3 * i
+	}
+	tr.gather(idx)
+	actor := func() {
+		if err := tr.actorGrad(M); err != nil {
+			t.Error(err)
+		}
+		tr.actorStep()
+	}
+	names := []string{"forward", "backward", "clip", "AdamW", "critic", "with actor"}
+	for _, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		us := make([][]float64, len(names))
+		for range n {
+			linalg.Run(2, func(int) {}) // the helper is spinning
+			var at [5]time.Time
+			at[0] = time.Now()
+			if err := tr.critic.Forward(tr.mbObs, M, tr.dV); err != nil {
+				t.Fatal(err)
+			}
+			c := float32(tr.cfg.VfCoef / float64(M))
+			for j := range M {
+				tr.dV[j] = c * (tr.dV[j] - tr.mbRet[j])
+			}
+			at[1] = time.Now()
+			if err := tr.critic.Backward(tr.dV[:M]); err != nil {
+				t.Fatal(err)
+			}
+			at[2] = time.Now()
+			clipGrad(tr.cOpt, tr.critic.Tensors(), tr.cfg.MaxGradNorm)
+			at[3] = time.Now()
+			tr.cOpt.Step()
+			at[4] = time.Now()
+			for k := range 4 {
+				us[k] = append(us[k], float64(at[k+1].Sub(at[k]).Nanoseconds())/1e3)
+			}
+			us[4] = append(us[4], float64(at[4].Sub(at[0]).Nanoseconds())/1e3)
+			linalg.Run(2, func(int) {})
+			t0 := time.Now()
+			if err := tr.minibatchStep(M, actor); err != nil {
+				t.Fatal(err)
+			}
+			us[5] = append(us[5], float64(time.Since(t0).Nanoseconds())/1e3)
+		}
+		line := fmt.Sprintf("%d core(s), µs min/p10 over %d trials:", procs, n)
+		for k, name := range names {
+			slices.Sort(us[k])
+			line += fmt.Sprintf(" %s %.1f/%.1f", name, us[k][0], us[k][len(us[k])/10])
+		}
+		t.Log(line)
+	}
 }
 
 // TestParamHash prints a hash of the trained actor's and critic's

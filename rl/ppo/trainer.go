@@ -591,26 +591,8 @@ func (t *Trainer) update(T, K int, r *rng.MT19937) error {
 		for b := 0; b < nb; b++ {
 			idx := perm[b*M : (b+1)*M]
 			t.gather(idx)
-			// The actor and the critic are separate networks with their
-			// own losses and optimisers: their steps touch disjoint memory
-			// and may run concurrently. The critic's step goes to a helper
-			// and this goroutine takes the actor's; when that is done it
-			// helps with the parts of the critic's products and optimiser
-			// that the helper has not started (Task.Wait), so the two
-			// cores share the whole step: the critic's forward pass runs
-			// mostly on the helper beside the actor, the rest of the step
-			// on both.
-			var cerr error
-			if cfg.Serial {
-				cerr = t.criticStep(M)
-				actor()
-			} else {
-				task := linalg.Start(func() { cerr = t.criticStep(M) })
-				actor()
-				task.Wait()
-			}
-			if cerr != nil {
-				return cerr
+			if err := t.minibatchStep(M, actor); err != nil {
+				return err
 			}
 			if aerr != nil {
 				return aerr
@@ -622,6 +604,29 @@ func (t *Trainer) update(T, K int, r *rng.MT19937) error {
 		}
 	}
 	return nil
+}
+
+// minibatchStep takes the critic's step on the gathered minibatch of M
+// samples and calls actor (the actor's step). The actor and the critic are
+// separate networks with their own losses and optimisers: their steps
+// touch disjoint memory and may run concurrently. Unless the update is
+// serial, the critic's step goes to a helper of linalg's pool and this
+// goroutine takes the actor's; when that is done it helps with the parts
+// of the critic's products and optimiser that the helper has not started
+// (Task.Wait), so the two cores share the whole step: the critic's
+// forward pass runs mostly on the helper beside the actor, the rest of
+// the step on both.
+func (t *Trainer) minibatchStep(M int, actor func()) error {
+	if t.cfg.Serial {
+		err := t.criticStep(M)
+		actor()
+		return err
+	}
+	var err error
+	task := linalg.Start(func() { err = t.criticStep(M) })
+	actor()
+	task.Wait()
+	return err
 }
 
 // flushAccum steps the actor with the mean of n accumulated gradients: one
