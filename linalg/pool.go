@@ -108,6 +108,24 @@ func serial() bool {
 	return false
 }
 
+// Sharing reports whether work submitted now would be offered to helpers
+// (there are some, and neither a back-off period nor the governor holds the
+// pool off), so that a caller can pick a split that suits one goroutine
+// when it would run alone. It does not sample the machine's load, and the
+// answer may change at any time; results never depend on it.
+func Sharing() bool {
+	if startPool() == 0 {
+		return false
+	}
+	if pool.fixed.Load() {
+		return true
+	}
+	if u := pool.serialUntil.Load(); u != 0 && time.Now().UnixNano() < u {
+		return false
+	}
+	return !governor.busy.Load()
+}
+
 var pool struct {
 	mu       sync.Mutex
 	started  atomic.Int32  // helpers running

@@ -80,7 +80,7 @@ func TestRunPartZero(t *testing.T) {
 
 // TestWaitHelps checks that a goroutine waiting for a started task runs
 // parts of the jobs the task submits: the task's Run holds its part 0
-// until another goroutine has run part 1, which the waiting caller (who
+// until another goroutine has run part 1 (10 s at most), which the waiting caller (who
 // scans open jobs) is there to take when a helper runs the task.
 func TestWaitHelps(t *testing.T) {
 	defer SetAdaptive(SetAdaptive(false))
@@ -99,8 +99,8 @@ func TestWaitHelps(t *testing.T) {
 				}
 				ran0 = goid()
 				for t0 := time.Now(); !done1.Load(); {
-					if time.Since(t0) > time.Second {
-						t.Error("part 1 did not run within 1 s while part 0 waited")
+					if time.Since(t0) > 10*time.Second {
+						t.Error("part 1 did not run within 10 s while part 0 waited")
 						return
 					}
 				}
@@ -295,4 +295,26 @@ func TestTooBusy(t *testing.T) {
 			t.Errorf("%+v: tooBusy = %v, %v; want %v, %v", c, busy, ok, c.want, c.ok)
 		}
 	}
+}
+
+// TestSharing checks Sharing against the pool's state: no helper with one
+// processor, always sharing with the adaptation off, and not during a
+// back-off period.
+func TestSharing(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	if Sharing() {
+		t.Error("Sharing with GOMAXPROCS 1: want false")
+	}
+	runtime.GOMAXPROCS(2)
+	prev := SetAdaptive(false)
+	if !Sharing() {
+		t.Error("Sharing with 2 processors and the adaptation off: want true")
+	}
+	SetAdaptive(true)
+	pool.serialUntil.Store(time.Now().Add(time.Minute).UnixNano())
+	if Sharing() {
+		t.Error("Sharing in a back-off period: want false")
+	}
+	pool.serialUntil.Store(0)
+	SetAdaptive(prev)
 }

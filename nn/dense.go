@@ -180,12 +180,17 @@ func (d *Dense) forwardReLU(x []float32, B int, r *ReLU) []float32 {
 		return post
 	}
 	if _, sj := d.halves(B); sj > 0 {
-		// Column blocks of forwardBlock: every block reads all of W's
-		// rows, so no split keeps them local, and small blocks let a core
-		// that joins late (busy with other work, e.g. the actor's step in
-		// rl/ppo) take a fair share.
-		linalg.Run(n/forwardBlock, func(p int) {
-			c0, c1 := p*forwardBlock, (p+1)*forwardBlock
+		// Column blocks of forwardBlock when the pool shares work: every
+		// block reads all of W's rows, so no split keeps them local, and
+		// small blocks let a core that joins late (busy with other work,
+		// e.g. the actor's step in rl/ppo) take a fair share.
+		blocks := n / forwardBlock
+		if !linalg.Sharing() {
+			blocks = 1 // alone, one product is fastest
+		}
+		w := n / blocks
+		linalg.Run(blocks, func(p int) {
+			c0, c1 := p*w, (p+1)*w
 			linalg.Gemm(false, false, B, c1-c0, d.in, 1, d.x, d.in, d.w[c0:], n, 0, y[c0:], n)
 			for i := 0; i < B; i++ {
 				linalg.BiasRelu(y[i*n+c0:i*n+c1], post[i*n+c0:i*n+c1], bias[c0:c1])
