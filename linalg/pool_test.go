@@ -80,8 +80,9 @@ func TestRunPartZero(t *testing.T) {
 
 // TestWaitHelps checks that a goroutine waiting for a started task runs
 // parts of the jobs the task submits: the task's Run holds its part 0
-// until another goroutine has run part 1 (10 s at most), which the waiting caller (who
-// scans open jobs) is there to take when a helper runs the task.
+// until another goroutine has run part 1 (10 s at most), which the waiting
+// caller (who scans open jobs) is there to take when a helper runs the
+// task.
 func TestWaitHelps(t *testing.T) {
 	defer SetAdaptive(SetAdaptive(false))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
