@@ -268,10 +268,10 @@ func publish(j *poolJob) int {
 func Helpers() int { return startPool() }
 
 // Run calls f(part) for every part in [0, parts) and returns when all
-// calls have returned. The calling goroutine runs parts itself while the
-// pool's helpers, when free, run others; the parts must not depend on one
-// another or write to the same memory. Run may be called from several
-// goroutines at once (also from inside f).
+// calls have returned. The calling goroutine runs part 0 and then any
+// parts left while the pool's helpers, when free, run the others; the
+// parts must not depend on one another or write to the same memory. Run
+// may be called from several goroutines at once (also from inside f).
 func Run(parts int, f func(part int)) {
 	if parts <= 0 {
 		return
