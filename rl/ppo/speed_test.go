@@ -21,8 +21,9 @@ import (
 // the environment GDT_RL_SPEED_ENV) with the full preset (critic 2×256),
 // evaluation excluded. It runs only when GDT_RL_SPEED_STEPS is set (e.g.
 // 1000000 for the issue's speed target); GDT_RL_SPEED_WORKERS sets the tree
-// kernel's workers (default 0 = GOMAXPROCS) and GDT_RL_SPEED_SERIAL=1 runs
-// the update on one goroutine (Config.Serial).
+// kernel's workers (default: the preset's 1, as `gdt rl train`; 0 =
+// GOMAXPROCS) and GDT_RL_SPEED_SERIAL=1 runs the update on one goroutine
+// (Config.Serial).
 //
 //	GDT_RL_SPEED_STEPS=1000000 go test -run Speed -v ./rl/ppo
 func TestSpeedCartPole(t *testing.T) {
@@ -40,7 +41,9 @@ func TestSpeedCartPole(t *testing.T) {
 	}
 	cfg.TotalSteps = n
 	cfg.EvalEpisodes = 0
-	cfg.Workers, _ = strconv.Atoi(os.Getenv("GDT_RL_SPEED_WORKERS"))
+	if w := os.Getenv("GDT_RL_SPEED_WORKERS"); w != "" {
+		cfg.Workers, _ = strconv.Atoi(w)
+	}
 	cfg.Serial = os.Getenv("GDT_RL_SPEED_SERIAL") == "1"
 	tr, err := New(cfg, testNets{})
 	if err != nil {
