@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/gob"
 	"math"
 	"os"
 	"path/filepath"
@@ -565,5 +566,49 @@ func TestSeedInterval(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCurvesFile checks the ".curves" file beside a running training's
+// checkpoint: points round-trip, and those of a file written before
+// Point.Test existed (a bare gob map) read with Test and SelectionSD NaN
+// rather than 0, so a resumed study never reports a test return nobody
+// measured.
+func TestCurvesFile(t *testing.T) {
+	dir := t.TempDir()
+	pts := map[string][]Point{SYMPOL: {{Step: 100, Train: 1, Trained: 2, Applied: 2, Selection: 3, Test: 4, SelectionSD: 0.5}}}
+	path := filepath.Join(dir, "new.curves")
+	if err := writeCurves(path, pts); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]Point{}
+	readCurves(path, got)
+	if len(got[SYMPOL]) != 1 || got[SYMPOL][0] != pts[SYMPOL][0] {
+		t.Errorf("round trip: %+v, want %+v", got, pts)
+	}
+
+	old := filepath.Join(dir, "old.curves")
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(map[string][]Point{SYMPOL: {{Step: 100, Train: 1, Trained: 2, Applied: 2, Selection: 3}}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got = map[string][]Point{}
+	readCurves(old, got)
+	if p := got[SYMPOL]; len(p) != 1 || p[0].Selection != 3 || !math.IsNaN(p[0].Test) || !math.IsNaN(p[0].SelectionSD) {
+		t.Errorf("old file read as %+v", got)
+	}
+
+	// Unreadable files add nothing.
+	if err := os.WriteFile(old, []byte("not gob"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got = map[string][]Point{}
+	readCurves(old, got)
+	readCurves(filepath.Join(dir, "missing.curves"), got)
+	if len(got) != 0 {
+		t.Errorf("damaged or missing file read as %+v", got)
 	}
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"encoding/gob"
 	"errors"
@@ -383,20 +384,44 @@ func mean(x []float64) float64 {
 	return s / float64(len(x))
 }
 
-func writeCurves(path string, c map[string][]Point) error {
-	return safefile.Write(path, func(w io.Writer) error { return gob.NewEncoder(w).Encode(c) })
+// curvesFile is what a running training's ".curves" file beside its
+// checkpoint holds. Version 2 points carry Point.Test and
+// Point.SelectionSD; files of earlier gdt versions hold the map alone.
+type curvesFile struct {
+	Version int
+	Curves  map[string][]Point
 }
 
+func writeCurves(path string, c map[string][]Point) error {
+	return safefile.Write(path, func(w io.Writer) error {
+		return gob.NewEncoder(w).Encode(curvesFile{Version: 2, Curves: c})
+	})
+}
+
+// readCurves adds the points of a ".curves" file to c (none if it cannot
+// be read: the curve then starts at the resumed step). Points of a file
+// written before Point.Test existed read with Test and SelectionSD NaN
+// (not computed), not 0.
 func readCurves(path string, c map[string][]Point) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return
 	}
-	defer f.Close()
-	m := map[string][]Point{}
-	if gob.NewDecoder(f).Decode(&m) == nil {
-		for k, v := range m {
+	var cf curvesFile
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&cf) == nil && cf.Version == 2 {
+		for k, v := range cf.Curves {
 			c[k] = v
 		}
+		return
+	}
+	m := map[string][]Point{}
+	if gob.NewDecoder(bytes.NewReader(b)).Decode(&m) != nil {
+		return
+	}
+	for k, v := range m {
+		for i := range v {
+			v[i].Test, v[i].SelectionSD = math.NaN(), math.NaN()
+		}
+		c[k] = v
 	}
 }
