@@ -1,9 +1,9 @@
 package ppo
 
 import (
-	"math"
 	"time"
 
+	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/policy"
 )
@@ -61,17 +61,13 @@ func Mean(x []float64) float64 {
 	return s / float64(len(x))
 }
 
-// sd is the sample standard deviation of x around its mean m (0 for
-// fewer than two values).
-func sd(x []float64, m float64) float64 {
+// selectionSD is the sample standard deviation of validation returns
+// (EvalRecord.SelectionSD; 0 for fewer than two).
+func selectionSD(x []float64) float64 {
 	if len(x) < 2 {
 		return 0
 	}
-	s := 0.0
-	for _, v := range x {
-		s += (v - m) * (v - m)
-	}
-	return math.Sqrt(s / float64(len(x)-1))
+	return metrics.Std(x, 1)
 }
 
 // evaluate runs the validation episodes (seeds ValidationSeed()+0…,
@@ -101,7 +97,7 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 		}
 		rec.Validation, rec.Selection = Mean(val[:cfg.EvalEpisodes]), Mean(val)
 		if !t.spec.OneEpisode {
-			rec.SelectionSD = sd(val, rec.Selection)
+			rec.SelectionSD = selectionSD(val)
 		}
 		if cfg.ReduceLR {
 			if t.plat.Step(rec.Validation) {

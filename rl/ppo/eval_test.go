@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestSD checks the spread behind EvalRecord.SelectionSD: the sample
+// TestSelectionSD checks the spread behind EvalRecord.SelectionSD: the sample
 // standard deviation (n − 1), 0 below two values.
-func TestSD(t *testing.T) {
+func TestSelectionSD(t *testing.T) {
 	for _, c := range []struct {
 		x    []float64
 		want float64
@@ -18,8 +18,8 @@ func TestSD(t *testing.T) {
 		{[]float64{0.95, 0.95, 0.95}, 0},
 		{[]float64{-80, -120}, math.Sqrt(800)},
 	} {
-		if got := sd(c.x, Mean(c.x)); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("sd(%v) = %v, want %v", c.x, got, c.want)
+		if got := selectionSD(c.x); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("selectionSD(%v) = %v, want %v", c.x, got, c.want)
 		}
 	}
 }
