@@ -27,10 +27,7 @@ trainings under issue 22's floors, per rule.
 """
 import argparse, csv, math
 
-FLOOR = {"CartPole-v1": 475, "Acrobot-v1": -150, "LunarLander-v2": -200,
-         "MountainCarContinuous-v0": 0, "MiniGrid-Empty-Random-6x6-v0": 0.5,
-         "MiniGrid-DoorKey-5x5-v0": 0.5, "MiniGrid-LavaGapS5-v0": 0.5,
-         "MiniGrid-LavaGapS7-v0": 0.5, "MiniGrid-DistShift1-v0": 0.5}
+from rl_floors import FLOOR
 
 
 def load(files):
