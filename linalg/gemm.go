@@ -21,6 +21,14 @@ const (
 	directMax = 1 << 18
 )
 
+// KBlock is the length of the K blocks in which Gemm sums each entry of a
+// product: an entry starts from +0, adds one multiply-add per term of a
+// block in increasing order and is then added to C, block after block. A
+// caller that drops terms with a zero factor from a product of K ≤ KBlock
+// keeps every bit (a sum started from +0 is never −0, so a ±0 term leaves
+// it unchanged).
+const KBlock = kc
+
 // microKernel is a register-tiled kernel with its tile shape. fn
 // accumulates the product of a packed kb×mr strip of A (a[p*mr+r]) and a
 // packed kb×nr strip of B (b[p*nr+q]) from zero, in increasing p, with one
@@ -251,6 +259,10 @@ func gemm(transA, transB bool, m, n, k int, alpha float32, a []float32, lda int,
 			directNT(m, n, k, alpha, a, lda, b, ldb, c, ldc)
 			return
 		}
+		if zeroC && transA && !transB && m < 8 && directOK(false, 8, n, k) {
+			directFewRows(m, n, k, alpha, a, lda, b, ldb, c, ldc)
+			return
+		}
 	}
 	ws := wsPool.Get().(*workspace)
 	switch {
@@ -302,6 +314,29 @@ func directNT(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb
 	transposeInto(at, m, a, lda, m, k) // at[p*m+i] = a[i*lda+p]
 	direct(false, n, m, k, alpha, b, ldb, at, m, ct, m, true)
 	transposeInto(c, ldc, ct, m, n, m) // c[i*ldc+j] = ct[j*m+i]
+	wsPool.Put(ws)
+}
+
+// directFewRows sets C = 0 + alpha·Aᵀ·B for fewer than 8 rows of C (say
+// the weight gradient xᵀ·dy of a first layer on a few features) on the
+// unpacked path: Aᵀ is padded with zero rows to the kernel's 8 and the
+// product written to a scratch C whose first m rows are copied. Each kept
+// entry is computed by the same operations as on the packed path, which
+// would pack all of B for these few rows.
+func directFewRows(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	ws := wsPool.Get().(*workspace)
+	ws.ap = need(ws.ap, k*8)
+	ws.bp = need(ws.bp, 8*n)
+	ap, cp := ws.ap, ws.bp
+	for p := 0; p < k; p++ {
+		row := ap[p*8 : p*8+8]
+		copy(row, a[p*lda:p*lda+m])
+		clear(row[m:])
+	}
+	direct(true, 8, n, k, alpha, ap, 8, b, ldb, cp, n, true)
+	for i := 0; i < m; i++ {
+		copy(c[i*ldc:i*ldc+n], cp[i*n:(i+1)*n])
+	}
 	wsPool.Put(ws)
 }
 

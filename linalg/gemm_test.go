@@ -429,6 +429,18 @@ func TestDirectMatchesPacked(t *testing.T) {
 			t.Fatalf("%v NT: C[%d] = %v unpacked, %v packed", s, i, got[i], want[i])
 		}
 	}
+	// Aᵀ·B with beta = 0 and fewer than 8 rows takes the padded unpacked
+	// path (directFewRows).
+	for _, s := range [][3]int{{4, 128, 64}, {1, 32, 1}, {7, 256, 300}, {2, 64, 513}} {
+		p := newProblem(r, true, false, s[0], s[1], s[2], 0.75, 0, 1)
+		directOff = true
+		want := p.run()
+		directOff = false
+		got := p.run()
+		if i := firstDiff(got, want); i >= 0 {
+			t.Fatalf("%v few rows: C[%d] = %v unpacked, %v packed", s, i, got[i], want[i])
+		}
+	}
 	for _, s := range [][3]int{{64, 256, 256}, {8, 32, 1}, {16, 64, 300}, {256, 256, 64}, {64, 256, 4}, {24, 96, 513}} {
 		for _, ta := range []bool{false, true} {
 			for _, beta := range []float32{0, 1, 0.5} {

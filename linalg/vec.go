@@ -74,3 +74,14 @@ func DivMul(x []float32, d, m float32) {
 		x[i] = float32(x[i]/d) * m
 	}
 }
+
+// OrBits sets acc[i] |= the bits of x[i] for every i < len(x) (acc at
+// least as long): after it has seen every row of a matrix, column j holds
+// a nonzero entry exactly when acc[j]&0x7fffffff != 0 (±0 count as zero).
+func OrBits(acc []uint32, x []float32) {
+	acc = acc[:len(x)]
+	done := orBitsVec(acc, x)
+	for i := done; i < len(x); i++ {
+		acc[i] |= math.Float32bits(x[i])
+	}
+}

@@ -77,3 +77,18 @@ func divMulVec(x []float32, d, m float32) int {
 
 //go:noescape
 func divMulAVX2(n int, x *float32, d, m float32)
+
+// orBitsVec does the leading multiple of 32 entries of OrBits with AVX2
+// and returns how many it did.
+func orBitsVec(acc []uint32, x []float32) int {
+	n := len(x) &^ 31
+	if !asmVec || n == 0 {
+		return 0
+	}
+	_ = acc[n-1]
+	orBitsAVX2(n, &x[0], &acc[0])
+	return n
+}
+
+//go:noescape
+func orBitsAVX2(n int, x *float32, acc *uint32)

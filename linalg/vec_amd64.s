@@ -202,3 +202,29 @@ divMul32:
 	JNZ divMul32
 	VZEROUPPER
 	RET
+
+// func orBitsAVX2(n int, x *float32, acc *uint32)
+// acc[i] |= bits(x[i]) for i < n (n a positive multiple of 32).
+TEXT ·orBitsAVX2(SB), NOSPLIT, $0-24
+	MOVQ n+0(FP), CX
+	MOVQ x+8(FP), SI
+	MOVQ acc+16(FP), DI
+orBits32:
+	VMOVDQU 0(DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+	VPOR 0(SI), Y0, Y0
+	VPOR 32(SI), Y1, Y1
+	VPOR 64(SI), Y2, Y2
+	VPOR 96(SI), Y3, Y3
+	VMOVDQU Y0, 0(DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JNZ orBits32
+	VZEROUPPER
+	RET

@@ -11,3 +11,5 @@ func hasVec() bool { return false }
 func biasReluVec(pre, post, bias []float32) int { return 0 }
 
 func divMulVec(x []float32, d, m float32) int { return 0 }
+
+func orBitsVec(acc []uint32, x []float32) int { return 0 }
