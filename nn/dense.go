@@ -26,6 +26,7 @@ type Dense struct {
 	y   []float32
 	dx  []float32
 	dyT [2][]float32 // dyᵀ for the split input-gradient product (see backwardHalves)
+	sp  sparse       // live units and buffers of the compacted products (sparse.go)
 }
 
 // NewDense returns a dense layer with weights drawn by init from a stream
@@ -97,6 +98,7 @@ func (d *Dense) gemm(transA, transB bool, m, n, k int, a []float32, lda int, b [
 func (d *Dense) Forward(x []float32, B int, train bool) []float32 {
 	checkForward("Dense", x, B, d.in)
 	d.x, d.bs = x[:B*d.in], B
+	d.resetSparse()
 	d.y = grow(d.y, B*d.out)
 	if B == 0 {
 		return d.y
@@ -173,6 +175,7 @@ func (d *Dense) backward(dy []float32, r *ReLU, first *Dense) []float32 {
 func (d *Dense) forwardReLU(x []float32, B int, r *ReLU) []float32 {
 	checkForward("Dense", x, B, d.in)
 	d.x, d.bs = x[:B*d.in], B
+	d.resetSparse()
 	d.y = grow(d.y, B*d.out)
 	y, n, bias := d.y, d.out, d.b
 	_, post := r.start("ReLU", y, B)
@@ -187,6 +190,9 @@ func (d *Dense) forwardReLU(x []float32, B int, r *ReLU) []float32 {
 		blocks := n / forwardBlock
 		if !linalg.Sharing() {
 			blocks = 1 // alone, one product is fastest
+		}
+		if d.forwardSparse(B, post, blocks) {
+			return post
 		}
 		w := n / blocks
 		linalg.Run(blocks, func(p int) {
@@ -261,6 +267,11 @@ func halfRange(p, h, n int) (lo, hi int) {
 // columns it has just computed (r's output), and backwardHalves returns
 // nil: each part's columns stay on the core that computed them.
 func (d *Dense) backwardHalves(dy []float32, r *ReLU, first *Dense) []float32 {
+	if r != nil && !d.skipDX {
+		if rdx, ok := d.backwardSparse(dy, r, first); ok {
+			return rdx
+		}
+	}
 	B, in, out := d.bs, d.in, d.out
 	si, sj := d.halves(B)
 	beta := d.gradBeta()
