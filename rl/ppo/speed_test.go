@@ -59,7 +59,8 @@ func TestSpeedCartPole(t *testing.T) {
 }
 
 // TestStepTimes prints the wall time of one update step on a CartPole
-// minibatch (SYMPOL's full preset, parameters after 20,000 training steps)
+// minibatch (SYMPOL's full preset, parameters after 20,000 training steps,
+// or GDT_RL_STEP_PRETRAIN: a longer-trained critic has more dead units)
 // on one and on two cores: the critic's phases (forward with the loss,
 // backward, gradient clipping, AdamW), the critic's step alone and the
 // whole minibatch step with the actor's (as update runs them), each the
@@ -82,6 +83,9 @@ func TestStepTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.TotalSteps, cfg.EvalEpisodes = 20000, 0
+	if s, _ := strconv.Atoi(os.Getenv("GDT_RL_STEP_PRETRAIN")); s > 0 {
+		cfg.TotalSteps = s
+	}
 	tr, err := New(cfg, testNets{})
 	if err != nil {
 		t.Fatal(err)
