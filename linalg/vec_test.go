@@ -151,3 +151,31 @@ func BenchmarkReluGrad(b *testing.B) {
 		ReluGrad(g, dy, x)
 	}
 }
+
+// TestOrBits checks OrBits against the scalar definition, with and without
+// the vector routine, for lengths around the vector blocks.
+func TestOrBits(t *testing.T) {
+	defer func(v bool) { asmVec = v }(asmVec)
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, vec := range []bool{false, true} {
+		asmVec = vec && hasVec()
+		for _, n := range []int{0, 1, 31, 32, 33, 100, 256} {
+			x := vecInput(n, r)
+			acc := make([]uint32, n+1)
+			want := make([]uint32, n+1)
+			for i := range acc {
+				acc[i] = r.Uint32()
+				want[i] = acc[i]
+			}
+			for i, v := range x {
+				want[i] |= math.Float32bits(v)
+			}
+			OrBits(acc, x)
+			for i := range acc {
+				if acc[i] != want[i] {
+					t.Fatalf("vec=%v n=%d: acc[%d] = %#x, want %#x", vec, n, i, acc[i], want[i])
+				}
+			}
+		}
+	}
+}
