@@ -1,6 +1,8 @@
 package nn
 
 import (
+	"sync/atomic"
+
 	"github.com/gdt-ml/gdt/linalg"
 	"github.com/viterin/vek/vek32"
 )
@@ -35,6 +37,23 @@ const sparseMaxLive = 7
 // sparseOff turns the compacted products off (tests and benchmarks compare
 // both paths).
 var sparseOff bool
+
+// sparseStats counts the backward passes that may compact and their live
+// units (see SparseStats).
+var sparseStats struct{ passes, liveX, nX, liveY, nY atomic.Int64 }
+
+// SparseStats returns the number of backward passes of pooled Dense layers
+// between ReLUs so far (those whose products may skip dead units) and the
+// fractions of their input units and of their output-gradient units that
+// were live (nonzero on some row of the batch).
+func SparseStats() (passes int64, liveIn, liveOut float64) {
+	s := &sparseStats
+	passes = s.passes.Load()
+	if passes == 0 {
+		return 0, 0, 0
+	}
+	return passes, float64(s.liveX.Load()) / float64(s.nX.Load()), float64(s.liveY.Load()) / float64(s.nY.Load())
+}
 
 // sparse holds a layer's live-unit lists and the buffers of its compacted
 // products.
@@ -197,6 +216,12 @@ func (d *Dense) backwardSparse(dy []float32, r *ReLU, first *Dense) ([]float32, 
 	liveX := d.live(B)
 	sp.bits, sp.liveY = liveColumns(dy, B, out, sp.bits, sp.liveY)
 	liveY := sp.liveY
+	st := &sparseStats
+	st.passes.Add(1)
+	st.liveX.Add(int64(len(liveX)))
+	st.nX.Add(int64(in))
+	st.liveY.Add(int64(len(liveY)))
+	st.nY.Add(int64(out))
 	if !worth(len(liveX), in, len(liveY), out) {
 		return nil, false
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gdt-ml/gdt/linalg"
+	"github.com/gdt-ml/gdt/nn"
 	"github.com/gdt-ml/gdt/rl/policy"
 )
 
@@ -51,6 +52,9 @@ func TestSpeedCartPole(t *testing.T) {
 	}
 	if err := tr.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
+	}
+	if n, in, out := nn.SparseStats(); n > 0 {
+		t.Logf("critic's hidden layer: %.1f %% of its input units and %.1f %% of its output-gradient units live per minibatch (mean over %d backward passes)", 100*in, 100*out, n)
 	}
 	shared, alone := linalg.PoolStats()
 	backOffs, backedOff, crowded := linalg.PoolReasons()
