@@ -11,10 +11,10 @@ import (
 
 // deadCritic returns SYMPOL's critic shape (4 → 256 → 256 → 1, ReLU) on
 // the pool, its first layer skipping its input gradient and every layer
-// overwriting its gradients, with the biases of a fraction dead1 of the
+// overwriting its gradients (or adding to them, with add), with the biases of a fraction dead1 of the
 // first hidden layer's units and dead2 of the second's set to −100 (units
 // that are zero on every row), and a batch x, dy.
-func deadCritic(tb testing.TB, B int, dead1, dead2 float64) (*Sequential, []float32, []float32) {
+func deadCritic(tb testing.TB, B int, dead1, dead2 float64, add bool) (*Sequential, []float32, []float32) {
 	tb.Helper()
 	m, err := NewMLP(4, []int{256, 256}, 1, "relu", OrthogonalInit(math.Sqrt2), OrthogonalInit(1), 1)
 	if err != nil {
@@ -22,7 +22,7 @@ func deadCritic(tb testing.TB, B int, dead1, dead2 float64) (*Sequential, []floa
 	}
 	m.SetPool(true)
 	m.Layers()[0].(*Dense).SetSkipInputGrad(true)
-	m.SetOverwriteGrad(true)
+	m.SetOverwriteGrad(!add)
 	r := rng.New(7)
 	for l, dead := range []float64{dead1, dead2} {
 		d := m.Layers()[2*l].(*Dense)
@@ -37,7 +37,8 @@ func deadCritic(tb testing.TB, B int, dead1, dead2 float64) (*Sequential, []floa
 
 // TestSparseBits checks that the compacted products give the bits of the
 // full ones: outputs and every gradient, over batches with no, some and
-// all units dead, with one and two cores.
+// all units dead, with one and two cores, overwriting the gradients and
+// adding to them.
 func TestSparseBits(t *testing.T) {
 	defer func(o bool) { sparseOff = o }(sparseOff)
 	for _, procs := range []int{1, 2} {
@@ -50,12 +51,13 @@ func testSparseBits(t *testing.T) {
 	for _, c := range []struct {
 		B            int
 		dead1, dead2 float64
-	}{{64, 0, 0}, {64, 0.4, 0.6}, {64, 0.9, 0.2}, {64, 1, 0.5}, {64, 0.3, 1}, {40, 0.5, 0.5}, {3, 0.2, 0.2}, {256, 0.5, 0.5}} {
-		t.Run(fmt.Sprintf("procs=%d/B=%d/dead=%.1f,%.1f", runtime.GOMAXPROCS(0), c.B, c.dead1, c.dead2), func(t *testing.T) {
+		add          bool
+	}{{64, 0, 0, false}, {64, 0.4, 0.6, false}, {64, 0.4, 0.6, true}, {64, 0.9, 0.2, false}, {64, 1, 0.5, false}, {64, 0.3, 1, true}, {40, 0.5, 0.5, false}, {3, 0.2, 0.2, false}, {256, 0.5, 0.5, false}} {
+		t.Run(fmt.Sprintf("procs=%d/B=%d/dead=%.1f,%.1f/add=%v", runtime.GOMAXPROCS(0), c.B, c.dead1, c.dead2, c.add), func(t *testing.T) {
 			var got [2][][]float32
 			for k, off := range []bool{true, false} {
 				sparseOff = off
-				m, x, dy := deadCritic(t, c.B, c.dead1, c.dead2)
+				m, x, dy := deadCritic(t, c.B, c.dead1, c.dead2, c.add)
 				for it := 0; it < 2; it++ { // the second pass reuses the buffers
 					y := m.Forward(x, c.B, true)
 					m.Backward(dy)
@@ -89,7 +91,7 @@ func BenchmarkSparseCritic(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			sparseOff = off
-			m, x, dy := deadCritic(b, 64, 0.37, 0.56)
+			m, x, dy := deadCritic(b, 64, 0.37, 0.56, false)
 			m.Forward(x, 64, true)
 			m.Backward(dy)
 			for b.Loop() {
