@@ -11,7 +11,9 @@
 # The old tree gets the working tree's rl/ppo/speed_test.go; a commit from
 # before Trainer.minibatchStep (issue 22, session 12) also gets an adapter
 # with its update's arrangement (the actor's step started on the pool, the
-# critic's on the caller).
+# critic's on the caller), and one from before nn.SparseStats (session 13)
+# a stub of it. GDT_RL_STEP_PRETRAIN=N trains N steps before the trials
+# (default 20,000; a longer-trained critic has more dead units).
 set -eu
 old=${1:-3c0e5db} rounds=${2:-2} trials=${3:-3000}
 top=$(git rev-parse --show-toplevel)
@@ -33,6 +35,16 @@ func (t *Trainer) minibatchStep(M int, actor func()) error {
 	task.Wait()
 	return err
 }
+GO
+fi
+if ! grep -qs 'func SparseStats' "$tmp/src/nn/sparse.go"; then
+	# Before the compacted products (issue 22, session 13) there are no
+	# live-unit counts.
+	cat >"$tmp/src/nn/zz_sparse_stats.go" <<'GO'
+package nn
+
+// SparseStats reports nothing: this tree has no compacted products.
+func SparseStats() (passes int64, liveIn, liveOut float64) { return 0, 0, 0 }
 GO
 fi
 (cd "$tmp/src" && go test -c -o "$tmp/old.test" ./rl/ppo)
