@@ -171,7 +171,9 @@ func (d *Dense) backward(dy []float32, r *ReLU, first *Dense) []float32 {
 // computes x·W: y = (x·W) + b, the pre-activation that r keeps for its
 // backward pass, and r's output max(y, 0). Only the sign of a zero
 // pre-activation can differ from Forward's b + x·W (when b holds −0),
-// which neither the ReLU nor its gradient sees.
+// which neither the ReLU nor its gradient sees. When the product splits
+// and enough of x's columns are zero on every row, it runs on the live
+// columns only (forwardSparse, same bits).
 func (d *Dense) forwardReLU(x []float32, B int, r *ReLU) []float32 {
 	checkForward("Dense", x, B, d.in)
 	d.x, d.bs = x[:B*d.in], B
@@ -266,6 +268,9 @@ func halfRange(p, h, n int) (lo, hi int) {
 // gradients for first's output columns [r0, r1) from the input-gradient
 // columns it has just computed (r's output), and backwardHalves returns
 // nil: each part's columns stay on the core that computed them.
+//
+// With r, when enough of x's and dy's columns are zero on every row, the
+// products run on the live units only (backwardSparse, same bits).
 func (d *Dense) backwardHalves(dy []float32, r *ReLU, first *Dense) []float32 {
 	if r != nil && !d.skipDX {
 		if rdx, ok := d.backwardSparse(dy, r, first); ok {
