@@ -50,8 +50,19 @@ func TestSpeedCartPole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var steps []time.Duration
+	tr.stepTimes = &steps
 	if err := tr.Run(context.Background(), nil); err != nil {
 		t.Fatal(err)
+	}
+	if len(steps) > 0 {
+		slices.Sort(steps)
+		var sum time.Duration
+		for _, d := range steps {
+			sum += d
+		}
+		q := func(f float64) float64 { return float64(steps[int(f*float64(len(steps)-1))].Nanoseconds()) / 1e3 }
+		t.Logf("%d minibatch steps (µs): min %.1f, 10th percentile %.1f, median %.1f, 90th percentile %.1f, sum %.2f s", len(steps), q(0), q(0.1), q(0.5), q(0.9), sum.Seconds())
 	}
 	if n, in, out := nn.SparseStats(); n > 0 {
 		t.Logf("critic's hidden layer: %.1f %% of its input units and %.1f %% of its output-gradient units live per minibatch (mean over %d backward passes)", 100*in, 100*out, n)

@@ -54,6 +54,10 @@ type EvalRecord struct {
 // separate critic (MLP by default) on one environment. It is not safe for
 // concurrent use; independent trainers may run in parallel.
 type Trainer struct {
+	// stepTimes, when a test sets it, receives the wall time of every
+	// minibatch step (the speed probes' distributions).
+	stepTimes *[]time.Duration
+
 	cfg    Config
 	nets   Builder
 	spec   env.Spec
@@ -622,10 +626,17 @@ func (t *Trainer) minibatchStep(M int, actor func()) error {
 		actor()
 		return err
 	}
+	var t0 time.Time
+	if t.stepTimes != nil {
+		t0 = time.Now()
+	}
 	var err error
 	task := linalg.Start(func() { err = t.criticStep(M) })
 	actor()
 	task.Wait()
+	if t.stepTimes != nil {
+		*t.stepTimes = append(*t.stepTimes, time.Since(t0))
+	}
 	return err
 }
 
