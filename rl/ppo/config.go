@@ -83,10 +83,15 @@ type Config struct {
 	Minibatch     int
 	Epochs        int
 
-	Gamma       float64
-	Lambda      float64
-	ClipCoef    float64
-	EntCoef     float64
+	Gamma    float64
+	Lambda   float64
+	ClipCoef float64
+	EntCoef  float64
+	// EntDecay (0…1) lowers the entropy coefficient linearly over a
+	// training attempt: EntCoef·(1 − EntDecay·p) at the fraction p of the
+	// attempt's steps done, so 0 (the default) keeps the thesis's constant
+	// coefficient and 1 ends at no entropy bonus.
+	EntDecay    float64
 	VfCoef      float64
 	NormAdv     bool
 	MaxGradNorm float64
@@ -468,6 +473,8 @@ var Options = option.ZeroValued("ppo",
 	option.FloatOpt("gae_lambda", "", 0, 1, "GAE's λ", func(c *Config) any { return &c.Lambda }).Note(preset),
 	option.FloatOpt("clip_coef", "0.1", 0, option.Unbounded, "PPO's clipping ε", func(c *Config) any { return &c.ClipCoef }).Open(true, false),
 	option.FloatOpt("ent_coef", "", 0, option.Unbounded, "entropy bonus coefficient", func(c *Config) any { return &c.EntCoef }).Note(preset),
+	option.FloatOpt("ent_decay", "0", 0, 1, "lower ent_coef linearly over training, to ent_coef·(1 − ent_decay) at the end (0: constant)",
+		func(c *Config) any { return &c.EntDecay }),
 	option.FloatOpt("vf_coef", "", 0, option.Unbounded, "value-loss coefficient", func(c *Config) any { return &c.VfCoef }).Note(preset),
 	option.BoolOpt("norm_adv", "", "normalise the advantages per minibatch", func(c *Config) any { return &c.NormAdv }).Note(preset),
 	option.FloatOpt("max_grad_norm", "", 0, option.Unbounded, "gradient-norm clipping (1000: effectively none)", func(c *Config) any { return &c.MaxGradNorm }).Note(preset),

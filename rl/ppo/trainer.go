@@ -726,7 +726,19 @@ func (t *Trainer) actorGrad(B int) error {
 }
 
 func (t *Trainer) lossSpec() lossSpec {
-	return lossSpec{Clip: t.cfg.ClipCoef, Ent: t.cfg.EntCoef, A2C: t.cfg.Algorithm == AlgoA2C}
+	return lossSpec{Clip: t.cfg.ClipCoef, Ent: t.entCoef(), A2C: t.cfg.Algorithm == AlgoA2C}
+}
+
+// entCoef returns the entropy coefficient of the current update:
+// Config.EntCoef, lowered by Config.EntDecay in proportion to the part of
+// the attempt's budget (its schedule's Total) used so far.
+func (t *Trainer) entCoef() float64 {
+	c := t.cfg
+	if c.EntDecay == 0 || t.sched.Total <= 0 {
+		return c.EntCoef
+	}
+	p := min(1, max(0, float64(t.global-t.at.step)/float64(t.sched.Total)))
+	return c.EntCoef * (1 - c.EntDecay*p)
 }
 
 // netOpt is the optimiser of one network: an optim.Adam or a splitAdam.
