@@ -209,7 +209,11 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		}
 		pt := Point{Step: p.Step, Train: p.RecentReturn, Trained: p.Eval.Validation, Applied: math.NaN(),
 			Selection: p.Eval.Selection, Test: math.NaN(), SelectionSD: p.Eval.SelectionSD}
-		if cfg.EvalEpisodes > 0 {
+		switch {
+		case p.Restarted && p.LastTest != nil:
+			// The evaluated actor's, played before the restart replaced it.
+			pt.Test = mean(p.LastTest)
+		case cfg.EvalEpisodes > 0:
 			// The trained model's test return at this evaluation, for studies
 			// of the delivered choice (Point.Test); the training never sees it.
 			rets, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.TestSeed, cfg.EvalEpisodes), distill.Greedy(tr.Actor()), nil)

@@ -39,6 +39,11 @@ func TestLearned(t *testing.T) {
 		if got := learned(tc.recs, tc.bestTrain, 0.1); got != tc.want {
 			t.Errorf("%s: learned = %v, want %v", tc.name, got, tc.want)
 		}
+		// A margin of 1 or more: no training counts as learning, every
+		// attempt restarts (MiniGrid-Empty-Random-6x6's preset).
+		if learned(tc.recs, tc.bestTrain, 1) {
+			t.Errorf("%s: learned under margin 1", tc.name)
+		}
 	}
 }
 
@@ -68,6 +73,11 @@ func TestRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ck")
 	err = tr.Run(context.Background(), func(p Progress) error {
 		if p.Restarted {
+			// The attempt's last actor played the test episodes before the
+			// restart replaced it.
+			if len(p.LastTest) != cfg.EvalEpisodes || !(Mean(p.LastTest) >= 1 && Mean(p.LastTest) <= 500) {
+				t.Errorf("restart at step %d: LastTest %v, want %d CartPole returns", p.Step, p.LastTest, cfg.EvalEpisodes)
+			}
 			restarts = append(restarts, p)
 			if len(restarts) == 1 {
 				return tr.Save(path)

@@ -27,7 +27,12 @@ type Progress struct {
 	// the training had not learned and restarted it (Config.RestartAfter):
 	// the next iteration is the first of attempt Attempt.
 	Restarted bool
-	Attempt   int
+	// LastTest, with Restarted, holds the test-episode returns of the
+	// attempt's last actor, played before the restart replaced it (for
+	// studies: the trainer's Actor is already the new attempt's). The
+	// training never sees them.
+	LastTest []float64
+	Attempt  int
 }
 
 // EvalRecord is one evaluation (spec §3.7).
@@ -396,6 +401,11 @@ func (t *Trainer) Iterate() (Progress, error) {
 		}
 		p.Eval = &rec
 		if t.restartDue() {
+			if cfg.EvalEpisodes > 0 {
+				if p.LastTest, err = Returns(t.maker, cfg.TestSeed, cfg.EvalEpisodes, t.actor, nil); err != nil {
+					return p, err
+				}
+			}
 			if err := t.restart(); err != nil {
 				return p, err
 			}
