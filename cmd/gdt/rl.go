@@ -222,8 +222,12 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			valid = p.Eval.Validation
 		}
 		if p.Restarted {
-			fmt.Fprintf(stderr, "\nstep %d: the training has not learned (validation %.2f); restart %d with a new training seed and the remaining budget\n",
-				p.Step, p.Eval.Selection, p.Attempt)
+			why := "the training has not learned"
+			if cfg.RestartMargin >= 1 {
+				why = "restart_margin ≥ 1: every attempt restarts"
+			}
+			fmt.Fprintf(stderr, "\nstep %d: %s (validation %.2f); restart %d with a new training seed and the remaining budget\n",
+				p.Step, why, p.Eval.Selection, p.Attempt)
 		}
 		bar.update(p.Step, p.Total, fmt.Sprintf("%.0f steps/s, recent return %.1f, validation %.1f", p.StepsPerSec, p.RecentReturn, valid))
 		if time.Since(lastSave) >= *every {

@@ -35,6 +35,21 @@ func TestPresets(t *testing.T) {
 			}
 		}
 	}
+	// The protocol's defaults everywhere but Empty-Random's SYMPOL preset
+	// (four trainings, 200 validation episodes).
+	for id := range envAlias {
+		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
+			c, _ := Preset(id, meth)
+			got := [4]float64{c.RestartAfter, c.RestartMargin, float64(c.Restarts), float64(c.ValEpisodes)}
+			want := [4]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, DefaultValEpisodes}
+			if id == "MiniGrid-Empty-Random-6x6-v0" && meth == MethodSYMPOL {
+				want = [4]float64{0.2, 1, 4, 200}
+			}
+			if got != want {
+				t.Errorf("%s %s: restart_after, restart_margin, restarts, val_episodes = %v, want %v", id, meth, got, want)
+			}
+		}
+	}
 	if _, err := Preset("CartPole-v1", "cart"); err == nil {
 		t.Error("unknown method accepted")
 	}
