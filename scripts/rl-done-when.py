@@ -10,7 +10,9 @@ beside it. Exits 1 if any environment misses or has fewer than 10 seeds.
 
 Usage: scripts/rl-done-when.py FILE.csv
 """
-import csv, math, sys
+import math, sys
+
+from rl_rows import delivered, num, sympol_rows
 
 # env: (mean target, floor or None, thesis mean)
 TARGET = {
@@ -27,22 +29,12 @@ TARGET = {
 }
 
 
-def num(s):
-    try:
-        return float(s)
-    except (TypeError, ValueError):
-        return math.nan
-
-
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     deliv, final = {}, {}
-    for r in csv.DictReader(open(sys.argv[1])):
-        if r["method"] != "sympol" or r.get("variant") or r.get("error"):
-            continue
-        b = num(r.get("best_test_return"))
-        deliv.setdefault(r["env"], []).append(b if not math.isnan(b) else num(r["test_return"]))
+    for r in sympol_rows(sys.argv[1]):
+        deliv.setdefault(r["env"], []).append(delivered(r))
         final.setdefault(r["env"], []).append(num(r["test_return"]))
     ok = True
     print(f"{'env':30} {'seeds':>5} {'delivered':>10} {'min':>9} {'target':>8} {'floor':>7} "

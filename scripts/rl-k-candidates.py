@@ -11,14 +11,9 @@ returns: mean, minimum and how many fall below SOLVED.
 Usage: scripts/rl-k-candidates.py [--k K] [--solved X] FILE.csv
 (defaults k 2, solved 0.9, meant for MiniGrid tasks)
 """
-import argparse, csv, math
+import argparse, math
 
-
-def num(s):
-    try:
-        return float(s)
-    except (TypeError, ValueError):
-        return math.nan
+from rl_rows import delivered, num, sympol_rows
 
 
 def main():
@@ -28,12 +23,8 @@ def main():
     ap.add_argument("file")
     a = ap.parse_args()
     by_env = {}
-    for r in csv.DictReader(open(a.file)):
-        if r["method"] != "sympol" or r.get("variant") or r.get("error"):
-            continue
-        b = num(r.get("best_test_return"))
-        by_env.setdefault(r["env"], []).append(
-            (int(r["seed"]), num(r.get("best_val_return")), b if not math.isnan(b) else num(r["test_return"])))
+    for r in sympol_rows(a.file):
+        by_env.setdefault(r["env"], []).append((int(r["seed"]), num(r.get("best_val_return")), delivered(r)))
     for env, rows in sorted(by_env.items()):
         rows.sort()
         single = [t for _, _, t in rows]

@@ -19,27 +19,21 @@ With --paired, one line per seed and file as well.
 Usage: scripts/rl-late-tests.py [--env ID] [--solved X] [--paired] FILE.csv ...
 (default env MiniGrid-LavaGapS7-v0, solved 0.9)
 """
-import argparse, csv, math
+import argparse, math
 
-
-def num(s):
-    try:
-        return float(s)
-    except (TypeError, ValueError):
-        return math.nan
+from rl_rows import delivered, num, sympol_rows
 
 
 def load(path, env, solved):
     rows = {}
-    for r in csv.DictReader(open(path)):
-        if r["env"] != env or r["method"] != "sympol" or r.get("variant") or r.get("error"):
+    for r in sympol_rows(path):
+        if r["env"] != env:
             continue
         pts = [p.split() for p in r["curve"].split(";") if p]
         total = int(r["steps"])
         late = [num(p[5]) for p in pts if len(p) > 5 and int(p[0]) >= total // 2]
-        b = num(r.get("best_test_return"))
         rows[int(r["seed"])] = {
-            "delivered": b if not math.isnan(b) else num(r["test_return"]),
+            "delivered": delivered(r),
             "final": num(r["test_return"]),
             "val": num(r.get("best_val_return")),
             "late": sum(x >= solved for x in late) / len(late) if late else math.nan,

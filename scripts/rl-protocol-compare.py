@@ -14,13 +14,7 @@ Usage: scripts/rl-protocol-compare.py BEFORE.csv[,MORE.csv] AFTER.csv[,MORE.csv]
 import csv, math, sys
 
 from rl_floors import FLOOR
-
-
-def num(s):
-    try:
-        return float(s)
-    except (TypeError, ValueError):
-        return math.nan
+from rl_rows import num
 
 
 def load(spec):

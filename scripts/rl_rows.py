@@ -1,0 +1,27 @@
+"""Reading `gdt rl bench` CSV files: shared by the rl-*.py scripts beside
+it (they import it as a module)."""
+import csv, math
+
+
+def num(s):
+    """The float in s, or NaN for an empty or missing field."""
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def sympol_rows(path):
+    """The rows of SYMPOL trainings under the default variant that finished
+    without an error."""
+    for r in csv.DictReader(open(path)):
+        if r["method"] != "sympol" or r.get("variant") or r.get("error"):
+            continue
+        yield r
+
+
+def delivered(r):
+    """The delivered policy's test return of a row (files from before the
+    delivered policy hold only test_return)."""
+    b = num(r.get("best_test_return"))
+    return b if not math.isnan(b) else num(r["test_return"])
