@@ -11,7 +11,9 @@ evaluation of the curve reached.
 
 Usage: scripts/rl-er-summary.py FILE.csv ...
 """
-import csv, sys
+import sys
+
+from rl_rows import curve_points, delivered, num, sympol_rows
 
 ENV = "MiniGrid-Empty-Random-6x6-v0"
 
@@ -19,16 +21,15 @@ ENV = "MiniGrid-Empty-Random-6x6-v0"
 def main(files):
     print(f"{'file':40} {'seeds':>5} {'delivered':>9} {'min':>6} {'final':>6} {'=0.955':>6} {'>=0.965':>7} {'restarts':>8} {'curve max':>9}")
     for f in files:
-        rows = [r for r in csv.DictReader(open(f)) if r["env"] == ENV and r["method"] == "sympol" and not r.get("error")]
+        rows = [r for r in sympol_rows(f) if r["env"] == ENV]
         if not rows:
             print(f"{f:40} no {ENV} rows")
             continue
-        d = [float(r["best_test_return"] or r["test_return"]) for r in rows]
-        fin = [float(r["test_return"]) for r in rows]
+        d = [delivered(r) for r in rows]
+        fin = [num(r["test_return"]) for r in rows]
         cmax = []
         for r in rows:
-            pts = [p.split() for p in r["curve"].split(";") if p]
-            t = [float(p[5]) for p in pts if len(p) >= 7]
+            t = [float(p[5]) for p in curve_points(r) if len(p) >= 7]
             cmax.append(max(t) if t else float("nan"))
         rs = sum(int(r.get("restarts") or 0) for r in rows)
         print(f"{f:40} {len(rows):5d} {sum(d)/len(d):9.4f} {min(d):6.4f} {sum(fin)/len(fin):6.4f} "

@@ -21,7 +21,7 @@ Usage: scripts/rl-late-tests.py [--env ID] [--solved X] [--paired] FILE.csv ...
 """
 import argparse, math
 
-from rl_rows import delivered, num, sympol_rows
+from rl_rows import curve_points, delivered, num, sympol_rows
 
 
 def load(path, env, solved):
@@ -29,7 +29,7 @@ def load(path, env, solved):
     for r in sympol_rows(path):
         if r["env"] != env:
             continue
-        pts = [p.split() for p in r["curve"].split(";") if p]
+        pts = curve_points(r)
         total = int(r["steps"])
         late = [num(p[5]) for p in pts if len(p) > 5 and int(p[0]) >= total // 2]
         rows[int(r["seed"])] = {

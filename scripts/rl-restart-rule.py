@@ -18,6 +18,8 @@ environments (results/sympol-delivered-dev.csv, -10seeds.csv, -control.csv
 """
 import argparse, csv, math
 
+from rl_rows import curve_points
+
 DEFAULT = [
     ("results/sympol-delivered-dev.csv", None),
     ("results/sympol-10seeds.csv", None),
@@ -38,7 +40,7 @@ def load(files):
             k = (r["env"], int(r["seed"]))
             if k in runs:  # the first file wins
                 continue
-            pts = [p.split() for p in r["curve"].split(";") if p]
+            pts = curve_points(r)
             runs[k] = [(int(p[0]), float(p[1]), float(p[4]) if len(p) > 4 and p[4] != "nan" else float(p[2]))
                        for p in pts]
     return runs

@@ -28,6 +28,7 @@ trainings under issue 22's floors, per rule.
 import argparse, csv, math
 
 from rl_floors import FLOOR
+from rl_rows import curve_points
 
 
 def load(files):
@@ -36,7 +37,7 @@ def load(files):
         for r in csv.DictReader(open(f)):
             if r["method"] != "sympol" or r.get("variant") or r.get("error") or not r["curve"]:
                 continue
-            pts = [p.split() for p in r["curve"].split(";") if p]
+            pts = curve_points(r)
             if any(len(p) < 7 for p in pts):
                 raise SystemExit(f"{f}: {r['env']} seed {r['seed']}: curve points without test returns (an older file)")
             k = (r["env"], int(r["seed"]))

@@ -20,6 +20,13 @@ def sympol_rows(path):
         yield r
 
 
+def curve_points(r):
+    """A row's curve: per evaluation, its numbers (as strings) in the order
+    `gdt rl bench` writes them (step, train, trained, applied, selection,
+    test, sd; older files have fewer)."""
+    return [p.split() for p in r["curve"].split(";") if p]
+
+
 def delivered(r):
     """The delivered policy's test return of a row (files from before the
     delivered policy hold only test_return)."""
