@@ -30,9 +30,9 @@ type Module interface {
 // grow returns buf resliced to n values, reallocating only when its capacity
 // is too small. The contents are unspecified. The result is never nil (a
 // nil gradient means "not computed" in Backward, also for empty batches).
-func grow(buf []float32, n int) []float32 {
+func grow[T any](buf []T, n int) []T {
 	if cap(buf) < n || buf == nil {
-		return make([]float32, n)
+		return make([]T, n)
 	}
 	return buf[:n]
 }

@@ -30,8 +30,9 @@ import (
 // several blocks) are not compacted.
 
 // sparseMaxLive is the largest fraction (in 1/8) of live entries of a
-// product that takes the compacted path; above it the gathers cost more
-// than the skipped terms save.
+// product that takes the compacted path: near a full product the gathers
+// cost about what the skipped terms save (a set bound, not a tuned one;
+// both paths give the same bits).
 const sparseMaxLive = 7
 
 // sparseOff turns the compacted products off (tests and benchmarks compare
@@ -67,7 +68,7 @@ type sparse struct {
 	xcOK  bool        // xc belongs to the layer's current input
 	liveY []int       // live columns of the output gradient dy
 	colsY linalg.Cols // liveY, for gathers and scatters
-	dyc   []float32   // dy's live columns (B × roundUp32(len(liveY)))
+	dyc   []float32   // dy's live columns (B × roundUp(len(liveY), 32))
 	dycT  []float32   // dycᵀ (len(liveY) × B)
 	wf    [][]float32 // per forward block: W's live rows, the block's columns
 	part  [2]sparsePart
@@ -82,7 +83,7 @@ type sparsePart struct {
 // liveColumns returns the columns of the rows×cols matrix a that hold a
 // nonzero entry (±0 counts as zero), in increasing order, in idx's storage.
 func liveColumns(a []float32, rows, cols int, bits []uint32, idx []int) ([]uint32, []int) {
-	bits = growU32(bits, cols)
+	bits = grow(bits, cols)
 	clear(bits)
 	for i := 0; i < rows; i++ {
 		linalg.OrBits(bits, a[i*cols:(i+1)*cols])
@@ -94,13 +95,6 @@ func liveColumns(a []float32, rows, cols int, bits []uint32, idx []int) ([]uint3
 		}
 	}
 	return bits, idx
-}
-
-func growU32(buf []uint32, n int) []uint32 {
-	if cap(buf) < n {
-		return make([]uint32, n)
-	}
-	return buf[:n]
 }
 
 // gatherColumns writes columns c of the rows×cols matrix a into the
@@ -120,11 +114,9 @@ func worth(live, n, liveOther, nOther int) bool {
 	return 8*live*liveOther <= sparseMaxLive*n*nOther
 }
 
-// roundUp32 rounds n up to a multiple of 32 (the micro-kernel's columns).
-func roundUp32(n int) int { return (n + 31) &^ 31 }
-
-// roundUp8 rounds n up to a multiple of 8 (the micro-kernel's rows).
-func roundUp8(n int) int { return (n + 7) &^ 7 }
+// roundUp rounds n up to a multiple of unit (the micro-kernel's 8 rows or
+// 32 columns).
+func roundUp(n, unit int) int { return (n + unit - 1) / unit * unit }
 
 // live finds the live columns of the layer's current input (once per
 // batch).
@@ -147,7 +139,7 @@ func (d *Dense) gatherX(B int) {
 		return
 	}
 	live := d.live(B)
-	sp.ldx = roundUp32(len(live) + 8)
+	sp.ldx = roundUp(len(live)+8, 32)
 	sp.xc = grow(sp.xc, B*sp.ldx)
 	gatherColumns(sp.xc, d.x, B, d.in, sp.ldx, &sp.colsX)
 	sp.xcOK = true
@@ -232,7 +224,7 @@ func (d *Dense) backwardSparse(dy []float32, r *ReLU, first *Dense) ([]float32, 
 	_, rdx := r.back("ReLU", dx)
 	mask := r.x
 	k2 := len(liveY)
-	ld2 := roundUp32(k2)
+	ld2 := roundUp(k2, 32)
 	if k2 > 0 && len(liveX) > 0 {
 		d.gatherX(B)
 		sp.dyc = grow(sp.dyc, B*ld2)
@@ -258,7 +250,7 @@ func (d *Dense) backwardSparse(dy []float32, r *ReLU, first *Dense) ([]float32, 
 		}
 		bp := &sp.part[p]
 		k1 := len(live)
-		n1 := roundUp8(k1)
+		n1 := roundUp(k1, 8)
 		gb := d.gb[c0:c1]
 		for i := 0; i < B; i++ {
 			vek32.Add_Inplace(gb, dy[i*out+c0:i*out+c1])
