@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gdt-ml/gdt/interpret"
+	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/distill"
 	"github.com/gdt-ml/gdt/rl/methods"
 
@@ -53,7 +54,7 @@ func TestQuantileNumpy(t *testing.T) {
 func sampleRows() []Row {
 	mk := func(env, m string, seed int, val, test []float64, nodes int) Row {
 		return Row{Env: env, Method: m, Seed: seed, Algorithm: "ppo", Profile: "default", Steps: 1000, TrainedSteps: 1024,
-			ValEpisodes: val, TestEpisodes: test, ValReturn: mean(val), TestReturn: mean(test), TreeNodes: nodes, Seconds: 1.5,
+			ValEpisodes: val, TestEpisodes: test, ValReturn: metrics.Mean(val), TestReturn: metrics.Mean(test), TreeNodes: nodes, Seconds: 1.5,
 			Curve: []Point{{500, 10, 12, 8, 11, 9.5, 2.25}, {1024, 20, 30, math.NaN(), 31, 29, 0}}}
 	}
 	return []Row{
@@ -333,7 +334,7 @@ func TestCheckpointResume(t *testing.T) {
 		t.Errorf("checkpoint %s not removed (%v)", path, err)
 	}
 	b, ok := tr.Best()
-	if r := rows[0]; !ok || r.BestStep != b.Step || r.BestValReturn != b.Validation || r.BestTestReturn != mean(b.Test) {
+	if r := rows[0]; !ok || r.BestStep != b.Step || r.BestValReturn != b.Validation || r.BestTestReturn != metrics.Mean(b.Test) {
 		t.Errorf("row best (step %d, %v, %v), trainer's %+v", r.BestStep, r.BestValReturn, r.BestTestReturn, b)
 	}
 }

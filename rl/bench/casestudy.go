@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/gdt-ml/gdt/interpret"
+	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/distill"
 	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/methods"
@@ -146,7 +147,7 @@ func casePolicy(ctx context.Context, id string, opt CaseStudyOptions) (CasePolic
 			}
 		}
 		p.Success[ev] = float64(succ) / float64(n)
-		p.Return[ev] = mean(rets)
+		p.Return[ev] = metrics.Mean(rets)
 	}
 	return p, nil
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/distill"
 	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/methods"
@@ -212,7 +213,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		switch {
 		case p.Restarted && p.LastTest != nil:
 			// The evaluated actor's, played before the restart replaced it.
-			pt.Test = mean(p.LastTest)
+			pt.Test = metrics.Mean(p.LastTest)
 		case cfg.EvalEpisodes > 0:
 			// The trained model's test return at this evaluation, for studies
 			// of the delivered choice (Point.Test); the training never sees it.
@@ -220,7 +221,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 			if err != nil {
 				return err
 			}
-			pt.Test = mean(rets)
+			pt.Test = metrics.Mean(rets)
 		}
 		for _, m := range todo {
 			q := pt
@@ -232,7 +233,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 					return err
 				}
 				if rets, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.ValidationSeed(), cfg.EvalEpisodes), a.act, nil); err == nil {
-					q.Applied = mean(rets)
+					q.Applied = metrics.Mean(rets)
 				}
 			}
 			curves[m] = append(curves[m], q)
@@ -254,7 +255,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 	if err != nil {
 		return nil, err
 	}
-	base := Row{TrainedSteps: tr.Step(), Seconds: tr.TrainSeconds(), ValEpisodes: valEps, ValReturn: mean(valEps)}
+	base := Row{TrainedSteps: tr.Step(), Seconds: tr.TrainSeconds(), ValEpisodes: valEps, ValReturn: metrics.Mean(valEps)}
 	var rows []Row
 	for _, m := range todo {
 		r := base
@@ -282,7 +283,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		if r.TestEpisodes, err = distill.Episodes(tr.Maker(), distill.Seeds(cfg.TestSeed, nEp), pol, nil); err != nil {
 			return nil, err
 		}
-		r.TestReturn = mean(r.TestEpisodes)
+		r.TestReturn = metrics.Mean(r.TestEpisodes)
 		r.TreeNodes = a.nodes
 		r.Seconds += a.secs
 		r.BestValReturn, r.BestTestReturn = math.NaN(), math.NaN()
@@ -303,7 +304,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 // returns the final evaluation played.
 func bestOf(tr *ppo.Trainer, r *Row) {
 	if b, ok := tr.Best(); ok {
-		r.BestStep, r.BestValReturn, r.BestTestReturn = b.Step, b.Validation, mean(b.Test)
+		r.BestStep, r.BestValReturn, r.BestTestReturn = b.Step, b.Validation, metrics.Mean(b.Test)
 	}
 	r.Restarts = tr.Attempt()
 }
@@ -375,17 +376,6 @@ func extract(m string, tr *ppo.Trainer, cfg ppo.Config, spec env.Spec, dist poli
 	}
 	a.secs = time.Since(start).Seconds()
 	return a, nil
-}
-
-func mean(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
-	}
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
 }
 
 // curvesFile is what a running training's ".curves" file beside its

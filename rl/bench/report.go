@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/safefile"
 )
 
@@ -85,10 +86,10 @@ func curvesOf(rows []Row, envID string, g group) []series {
 					}
 				}
 			}
-			s.steps = append(s.steps, mean(st))
-			s.trained = append(s.trained, mean(tr))
+			s.steps = append(s.steps, metrics.Mean(st))
+			s.trained = append(s.trained, metrics.Mean(tr))
 			if len(ap) > 0 {
-				s.applied = append(s.applied, mean(ap))
+				s.applied = append(s.applied, metrics.Mean(ap))
 			} else {
 				s.applied = append(s.applied, math.NaN())
 			}

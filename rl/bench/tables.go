@@ -64,7 +64,7 @@ type cell struct {
 	hasBest          bool
 }
 
-func (c *cell) meanTest() float64 { return mean(c.test) }
+func (c *cell) meanTest() float64 { return metrics.Mean(c.test) }
 
 // group is one family of comparable runs.
 type group struct{ algorithm, profile, variant string }
@@ -232,7 +232,7 @@ func (a *aggregate) intervalTable(g group, methods []string, ms map[string]map[s
 
 // CohensD is the information loss of spec §7.3 between the trained
 // model's validation returns and the applied model's test returns:
-// (mean(val) − mean(test)) / s_pooled, 0 when both samples are constant
+// (metrics.Mean(val) − metrics.Mean(test)) / s_pooled, 0 when both samples are constant
 // and equal, ±∞ when they are constant and differ, NaN with too few
 // values.
 func CohensD(val, test []float64) float64 {
@@ -243,7 +243,7 @@ func CohensD(val, test []float64) float64 {
 	if err == nil {
 		return d
 	}
-	diff := mean(val) - mean(test)
+	diff := metrics.Mean(val) - metrics.Mean(test)
 	switch {
 	case diff == 0:
 		return 0
@@ -408,7 +408,7 @@ func Tables(rows []Row) []Table {
 					continue
 				}
 				short := LookupEnv(e).Short
-				vs := fmtNum(mean(c.val)) + " → " + fmtNum(c.meanTest())
+				vs := fmtNum(metrics.Mean(c.val)) + " → " + fmtNum(c.meanTest())
 				if tv, ok := ThesisVal[m][short]; ok && g.algorithm == "ppo" {
 					vs += fmt.Sprintf(" (%s → %s)", strconv.FormatFloat(tv, 'f', -1, 64), strconv.FormatFloat(ThesisPPO[m][short], 'f', -1, 64))
 				}
@@ -423,7 +423,7 @@ func Tables(rows []Row) []Table {
 			}
 			md := math.NaN()
 			if len(ds) > 0 {
-				md = mean(ds)
+				md = metrics.Mean(ds)
 			}
 			th := map[string]float64{}
 			if g.algorithm == "ppo" {
@@ -449,13 +449,13 @@ func Tables(rows []Row) []Table {
 					r = append(r, "–")
 					continue
 				}
-				n := mean(c.nodes)
+				n := metrics.Mean(c.nodes)
 				ns = append(ns, n)
 				r = append(r, beside(n, ThesisNodes[m], LookupEnv(e).Short))
 			}
 			mn := math.NaN()
 			if len(ns) > 0 {
-				mn = mean(ns)
+				mn = metrics.Mean(ns)
 			}
 			r = append(r, beside(mn, ThesisNodesMean, m))
 			st.Rows = append(st.Rows, r)
@@ -468,7 +468,7 @@ func Tables(rows []Row) []Table {
 			r := []string{m}
 			for _, e := range a.envs {
 				if c := ms[m][e]; c != nil {
-					r = append(r, fmt.Sprintf("%.1f", mean(c.secs)))
+					r = append(r, fmt.Sprintf("%.1f", metrics.Mean(c.secs)))
 				} else {
 					r = append(r, "–")
 				}
@@ -532,8 +532,8 @@ func (a *aggregate) deliveredTables(g group, methods []string, ms map[string]map
 				one = append(one, e)
 			}
 			t.Rows = append(t.Rows, []string{name, strconv.Itoa(len(c.final)),
-				fmtNum(mean(c.delivered)), fmtNum(minOf(c.delivered)), failed(c.delivered),
-				fmtNum(mean(c.final)), fmtNum(minOf(c.final)), failed(c.final), th, fl})
+				fmtNum(metrics.Mean(c.delivered)), fmtNum(minOf(c.delivered)), failed(c.delivered),
+				fmtNum(metrics.Mean(c.final)), fmtNum(minOf(c.final)), failed(c.final), th, fl})
 		}
 		t.Note = "Per training, the delivered policy is its best-validation policy (validation seeds disjoint from the test seeds), or its final policy where it kept none; " +
 			"cells are over trainings of their mean test returns. Failed: trainings whose mean test return is below the last column's floor (issue 22's floors; CartPole: Gymnasium's reward threshold 475; MiniGrid: 0.5)."

@@ -52,14 +52,8 @@ func Returns(m env.Maker, first, n int, a policy.Actor, visit func(obs []float32
 	return out, nil
 }
 
-// Mean returns the arithmetic mean (NaN for none).
-func Mean(x []float64) float64 {
-	s := 0.0
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
+// Mean returns the arithmetic mean (NaN for none): metrics.Mean.
+func Mean(x []float64) float64 { return metrics.Mean(x) }
 
 // selectionSD is the sample standard deviation of validation returns
 // (EvalRecord.SelectionSD; 0 for fewer than two).
