@@ -341,6 +341,17 @@ func Preset(envID, method string) (Config, error) {
 			// time in seven). BENCHMARKS.md "Empty-Random's path lengths".
 			c.RestartAfter, c.RestartMargin, c.Restarts, c.ValEpisodes = 0.2, 1, 4, 200
 		}
+		if alias == "minigrid_doorkey" {
+			// DoorKey-5x5: a training that solves the task validates at
+			// ≥ 0.961 (of at most ≈ 0.975) by 412 k steps; one in 30
+			// (unseen seed 7711) was still at 0.865 there, kept flipping
+			// to 0 and delivered 0.577. So the restart rule judges later
+			// (restart_after 0.4: slow solvers validate ≥ 0.958 by then)
+			// and counts as learning only a validation within 5 % of the
+			// best return seen (restart_margin 0.95). BENCHMARKS.md
+			// "DoorKey's failed seed".
+			c.RestartAfter, c.RestartMargin = 0.4, 0.95
+		}
 	case MethodMLP:
 		r, ok := mlpBest[alias]
 		if !ok {
@@ -528,7 +539,7 @@ var Options = option.ZeroValued("ppo",
 		"restart a training whose validation return has not risen above its first evaluation's within this fraction of total_steps (0: never)",
 		func(c *Config) any { return &c.RestartAfter }).Open(false, true),
 	option.FloatOpt("restart_margin", fmt.Sprint(DefaultRestartMargin), 0, option.Unbounded,
-		"how far above its first evaluation a training's validation must rise to count as learning, as a fraction of the gain from there to its best validation or training episode (1 or more: every attempt restarts, best of 1 + restarts trainings; MiniGrid-Empty-Random-6x6's preset: 1, with restart_after 0.2, restarts 4, val_episodes 200)",
+		"how far above its first evaluation a training's validation must rise to count as learning, as a fraction of the gain from there to its best validation or training episode (1 or more: every attempt restarts, best of 1 + restarts trainings; MiniGrid-Empty-Random-6x6's preset: 1, with restart_after 0.2, restarts 4, val_episodes 200; MiniGrid-DoorKey-5x5's: 0.95, with restart_after 0.4)",
 		func(c *Config) any { return &c.RestartMargin }),
 	option.IntOpt("restarts", fmt.Sprint(DefaultRestarts), 0, option.Unbounded, "most restarts of a training that has not learned (restart_after)",
 		func(c *Config) any { return &c.Restarts }),

@@ -36,7 +36,8 @@ func TestPresets(t *testing.T) {
 		}
 	}
 	// The protocol's defaults everywhere but Empty-Random's SYMPOL preset
-	// (four trainings, 200 validation episodes).
+	// (four trainings, 200 validation episodes) and DoorKey's (a later,
+	// stricter restart rule).
 	for id := range envAlias {
 		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
 			c, _ := Preset(id, meth)
@@ -44,6 +45,9 @@ func TestPresets(t *testing.T) {
 			want := [4]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, DefaultValEpisodes}
 			if id == "MiniGrid-Empty-Random-6x6-v0" && meth == MethodSYMPOL {
 				want = [4]float64{0.2, 1, 4, 200}
+			}
+			if id == "MiniGrid-DoorKey-5x5-v0" && meth == MethodSYMPOL {
+				want = [4]float64{0.4, 0.95, DefaultRestarts, DefaultValEpisodes}
 			}
 			if got != want {
 				t.Errorf("%s %s: restart_after, restart_margin, restarts, val_episodes = %v, want %v", id, meth, got, want)
