@@ -8,11 +8,14 @@ MountainCarContinuous, LavaGapS5 and DistShift1, and the thesis's mean
 (spec §8.1–8.2) for the other five. The final policy's mean is printed
 beside it. Exits 1 if any environment misses or has fewer than 10 seeds.
 
-Usage: scripts/rl-done-when.py FILE.csv
+Usage: scripts/rl-done-when.py FILE.csv [RERUN.csv ...]
+
+A later file's row replaces an earlier one's for the same environment and
+seed (environments rerun on the same seeds after their preset changed).
 """
 import math, sys
 
-from rl_rows import delivered, num, sympol_rows
+from rl_rows import delivered, latest_rows, num
 
 # env: (mean target, floor or None, thesis mean)
 TARGET = {
@@ -30,10 +33,10 @@ TARGET = {
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
     deliv, final = {}, {}
-    for r in sympol_rows(sys.argv[1]):
+    for r in latest_rows(sys.argv[1:]):
         deliv.setdefault(r["env"], []).append(delivered(r))
         final.setdefault(r["env"], []).append(num(r["test_return"]))
     ok = True

@@ -20,6 +20,17 @@ def sympol_rows(path):
         yield r
 
 
+def latest_rows(paths):
+    """sympol_rows over several files, where a later file's row replaces an
+    earlier file's for the same environment and seed (a rerun of some
+    environments after their preset changed), in first-seen order."""
+    rows = {}
+    for path in paths:
+        for r in sympol_rows(path):
+            rows[(r["env"], r["seed"])] = r
+    return list(rows.values())
+
+
 def curve_points(r):
     """A row's curve: per evaluation, its numbers (as strings) in the order
     `gdt rl bench` writes them (step, train, trained, applied, selection,
