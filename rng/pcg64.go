@@ -1,6 +1,11 @@
 package rng
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+)
 
 // PCG64 is numpy's default bit generator as numpy.random.Generator uses it:
 // PCG64 (128-bit LCG with XSL-RR output) seeded through a SeedSequence, the
@@ -171,4 +176,47 @@ func (p *PCG64) Integers(low, high int) int {
 		}
 	}
 	return low + int(m>>32)
+}
+
+// pcg64StateLen is the length of PCG64's binary state (AppendBinary).
+const pcg64StateLen = 4 + 4*8 + 1 + 4
+
+// AppendBinary appends the generator's state (41 bytes: a "pcg6" tag, the
+// 128-bit state and increment, the buffered 32-bit half) to b; it
+// allocates only when b lacks the capacity. UnmarshalBinary restores it.
+func (p *PCG64) AppendBinary(b []byte) ([]byte, error) {
+	b = append(b, "pcg6"...)
+	b = binary.LittleEndian.AppendUint64(b, p.hi)
+	b = binary.LittleEndian.AppendUint64(b, p.lo)
+	b = binary.LittleEndian.AppendUint64(b, p.incHi)
+	b = binary.LittleEndian.AppendUint64(b, p.incLo)
+	h := byte(0)
+	if p.hasUint32 {
+		h = 1
+	}
+	b = append(b, h)
+	return binary.LittleEndian.AppendUint32(b, p.uinteger), nil
+}
+
+// UnmarshalBinary sets the generator's state from what AppendBinary
+// wrote; anything else (wrong length or tag, an even increment, a flag
+// other than 0 or 1) is an error and leaves the generator unchanged.
+func (p *PCG64) UnmarshalBinary(b []byte) error {
+	if len(b) != pcg64StateLen || string(b[:4]) != "pcg6" {
+		return fmt.Errorf("PCG64 state: %d bytes, want %d starting with \"pcg6\"", len(b), pcg64StateLen)
+	}
+	incLo := binary.LittleEndian.Uint64(b[28:])
+	if incLo&1 == 0 {
+		return errors.New("PCG64 state: even increment (PCG's increment is odd)")
+	}
+	if b[36] > 1 {
+		return fmt.Errorf("PCG64 state: buffered-half flag %d, want 0 or 1", b[36])
+	}
+	p.hi = binary.LittleEndian.Uint64(b[4:])
+	p.lo = binary.LittleEndian.Uint64(b[12:])
+	p.incHi = binary.LittleEndian.Uint64(b[20:])
+	p.incLo = incLo
+	p.hasUint32 = b[36] == 1
+	p.uinteger = binary.LittleEndian.Uint32(b[37:])
+	return nil
 }

@@ -80,6 +80,20 @@ type Env interface {
 	Step(action []float32, obs []float32) (reward float32, terminated bool)
 }
 
+// RandStater is implemented by environments whose random generator can be
+// saved and restored, which lets Vec.Snapshot save episodes in progress:
+// the generator's state before an episode's Reset, replayed with the
+// episode's actions, gives the episode back exactly (the dynamics are
+// deterministic). Every environment registered by gdt implements it.
+type RandStater interface {
+	// AppendRandState appends the generator's state to b and returns it,
+	// allocating only when b lacks the capacity.
+	AppendRandState(b []byte) []byte
+	// SetRandState sets the generator's state from what AppendRandState
+	// wrote; anything else is an error.
+	SetRandState(b []byte) error
+}
+
 // Maker creates a fresh environment instance.
 type Maker func() Env
 

@@ -68,9 +68,22 @@ func Scaled(m Maker, s Scaling) Maker {
 			panic(err)
 		}
 		sp.Observation = s.Space(sp.Observation)
-		return &scaledEnv{Env: e, s: s, spec: sp}
+		se := &scaledEnv{Env: e, s: s, spec: sp}
+		if rs, ok := e.(RandStater); ok {
+			return &scaledRandEnv{scaledEnv: se, rs: rs}
+		}
+		return se
 	}
 }
+
+// scaledRandEnv is a scaledEnv whose environment implements RandStater.
+type scaledRandEnv struct {
+	*scaledEnv
+	rs RandStater
+}
+
+func (e *scaledRandEnv) AppendRandState(b []byte) []byte { return e.rs.AppendRandState(b) }
+func (e *scaledRandEnv) SetRandState(b []byte) error     { return e.rs.SetRandState(b) }
 
 type scaledEnv struct {
 	Env

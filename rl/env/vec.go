@@ -25,7 +25,13 @@ type Episode struct {
 // once, so Obs always holds the observations the next actions respond to.
 // FinalObs keeps the observation each action actually led to (for a finished
 // instance, the last observation of its episode), so a learner can bootstrap
-// from it at a truncation. Step allocates nothing.
+// from it at a truncation. Step allocates nothing once every instance has
+// run an episode of the time limit's length.
+//
+// When the environment implements RandStater, the Vec also remembers, per
+// instance, the generator's state at the start of the current episode and
+// the actions taken since, so that Snapshot and Restore can save and bring
+// back the episodes in progress.
 //
 // Instance i is seeded with SeedFor(seed, i); results depend only on the
 // seed and the actions, never on the number of workers.
@@ -45,7 +51,13 @@ type Vec struct {
 	episodes      []Episode
 
 	actions []float32 // the actions of the Step in progress, for the workers
-	pool    *workerPool
+	// Per instance, when the environment implements RandStater (rs[i] !=
+	// nil): the generator's state before the Reset that started the
+	// current episode, and the actions taken since (steps[i]×actDim).
+	rs       []RandStater
+	startRNG [][]byte
+	actLog   [][]float32
+	pool     *workerPool
 }
 
 // NewVec makes n instances of the environment registered under id, seeds
@@ -83,6 +95,17 @@ func NewVecFrom(m Maker, n int, seed uint64) (*Vec, error) {
 	v.truncated = make([]bool, n)
 	v.steps = make([]int, n)
 	v.returns = make([]float64, n)
+	if _, ok := v.envs[0].(RandStater); ok {
+		v.rs = make([]RandStater, n)
+		v.startRNG = make([][]byte, n)
+		v.actLog = make([][]float32, n)
+		for i, e := range v.envs {
+			if v.rs[i], ok = e.(RandStater); !ok {
+				return nil, fmt.Errorf("environment %q: instance %d cannot save its random state, instance 0 can", v.spec.ID, i)
+			}
+			v.actLog[i] = make([]float32, 0, max(v.spec.MaxEpisodeSteps, 1)*v.actDim)
+		}
+	}
 	for i, e := range v.envs {
 		e.Seed(SeedFor(seed, i))
 	}
@@ -113,13 +136,23 @@ func (v *Vec) N() int { return len(v.envs) }
 // random stream), clears the running returns and lengths and forgets
 // collected episodes.
 func (v *Vec) Reset() {
-	for i, e := range v.envs {
-		e.Reset(v.row(v.obs, i))
+	for i := range v.envs {
+		v.reset(i)
 		v.steps[i], v.returns[i] = 0, 0
 		v.rewards[i], v.terminated[i], v.truncated[i] = 0, false, false
 	}
 	copy(v.finalObs, v.obs)
 	v.episodes = v.episodes[:0]
+}
+
+// reset starts a new episode in instance i, remembering the generator's
+// state before it and clearing the action log.
+func (v *Vec) reset(i int) {
+	if v.rs != nil {
+		v.startRNG[i] = v.rs[i].AppendRandState(v.startRNG[i][:0])
+		v.actLog[i] = v.actLog[i][:0]
+	}
+	v.envs[i].Reset(v.row(v.obs, i))
 }
 
 func (v *Vec) row(buf []float32, i int) []float32 {
@@ -199,12 +232,16 @@ func (v *Vec) stepRange(lo, hi int) {
 	limit := v.spec.MaxEpisodeSteps
 	for i := lo; i < hi; i++ {
 		next := v.row(v.finalObs, i)
-		r, term := v.envs[i].Step(v.actions[i*v.actDim:(i+1)*v.actDim:(i+1)*v.actDim], next)
+		a := v.actions[i*v.actDim : (i+1)*v.actDim : (i+1)*v.actDim]
+		if v.rs != nil {
+			v.actLog[i] = append(v.actLog[i], a...)
+		}
+		r, term := v.envs[i].Step(a, next)
 		v.steps[i]++
 		trunc := !term && limit > 0 && v.steps[i] >= limit
 		v.rewards[i], v.terminated[i], v.truncated[i] = r, term, trunc
 		if term || trunc {
-			v.envs[i].Reset(v.row(v.obs, i))
+			v.reset(i)
 		} else {
 			copy(v.row(v.obs, i), next)
 		}

@@ -1,6 +1,8 @@
 package env
 
 import (
+	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -18,6 +20,16 @@ func (c *countEnv) Spec() Spec {
 	return Spec{ID: "Count-v0", Observation: Space{Dim: 2}, Action: Space{N: 2, Dim: 1}, MaxEpisodeSteps: 3}
 }
 func (c *countEnv) Seed(s uint64) { c.state = s }
+func (c *countEnv) AppendRandState(b []byte) []byte {
+	return binary.LittleEndian.AppendUint64(b, c.state)
+}
+func (c *countEnv) SetRandState(b []byte) error {
+	if len(b) != 8 {
+		return fmt.Errorf("%d bytes, want 8", len(b))
+	}
+	c.state = binary.LittleEndian.Uint64(b)
+	return nil
+}
 func (c *countEnv) Reset(obs []float32) {
 	c.state = mix64(c.state)
 	c.start, c.t = float32(c.state>>40), 0

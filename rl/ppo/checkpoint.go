@@ -14,10 +14,12 @@ import (
 	"github.com/gdt-ml/gdt/safefile"
 )
 
-// checkpointVersion is the format version of a checkpoint file. Version 2
-// added the attempt (restarts) and EvalRecord.Selection; version 1 files
-// load as attempt 0 with Selection = Validation.
-const checkpointVersion = 2
+// checkpointVersion is the format version of a checkpoint file. Version 3
+// added the environments' episodes in progress (Envs); version 2 the
+// attempt (restarts) and EvalRecord.Selection. Version 1 and 2 files load
+// with fresh episodes, version 1 files as attempt 0 with Selection =
+// Validation.
+const checkpointVersion = 3
 
 // checkpoint is the saved state of a trainer between iterations.
 type checkpoint struct {
@@ -44,6 +46,8 @@ type checkpoint struct {
 	AttemptStep, AttemptIter, AttemptRec int
 	AttemptJudged                        bool
 	AttemptBestTrain                     float64 // the attempt's best training-episode return
+	// Envs holds the environments' episodes in progress (version 3 on).
+	Envs *env.VecState
 }
 
 // checkpointBest is the saved best-validation policy.
@@ -79,6 +83,10 @@ func loadTensors(what string, ts []policy.Tensor, m map[string][]float32) error 
 // Save writes the trainer's state to path atomically. Call it between
 // iterations (e.g. from Run's callback or after Run returns).
 func (t *Trainer) Save(path string) error {
+	envs, err := t.vec.Snapshot()
+	if err != nil {
+		return fmt.Errorf("saving %s: %w", path, err)
+	}
 	ck := checkpoint{
 		Version: checkpointVersion, Config: t.cfg, Iter: t.iter, Global: t.global,
 		EvalLast: t.evalr.Last, TrainSec: t.trainSec, History: t.history,
@@ -86,7 +94,7 @@ func (t *Trainer) Save(path string) error {
 		Actor: tensorMap(t.actor.Tensors()), Critic: tensorMap(t.critic.Tensors()),
 		ActorOpt: t.aOpt.State(), CriticOpt: t.cOpt.State(), Plateau: t.plat.State(),
 		Attempt: t.at.n, AttemptStep: t.at.step, AttemptIter: t.at.iter, AttemptRec: t.at.rec, AttemptJudged: t.at.judged,
-		AttemptBestTrain: t.at.bestTrain,
+		AttemptBestTrain: t.at.bestTrain, Envs: &envs,
 	}
 	if b := t.best; b != nil {
 		ck.Best = &checkpointBest{Iteration: b.info.Iteration, Step: b.info.Step, Validation: b.info.Validation,
@@ -97,11 +105,16 @@ func (t *Trainer) Save(path string) error {
 
 // Load restores a trainer from a checkpoint written by Save, with its
 // best-validation policy (a checkpoint written before gdt kept one loads
-// with none: see Trainer.Best). Training
-// continues from the saved iteration; the environments start fresh
-// episodes (their seeds derived from the seed and the iteration), so a
-// resumed run matches an uninterrupted one in everything but the episodes
-// that were in progress. modify, if not nil, may change the configuration
+// with none: see Trainer.Best). Training continues from the saved
+// iteration with the saved episodes in progress (each environment instance
+// replays its episode from the generator state it started with: see
+// env.Vec.Snapshot), so a resumed run continues bit for bit as an
+// uninterrupted one. Checkpoints written before gdt saved the episodes
+// (versions 1 and 2), and those whose configuration modify changes in
+// environment, n_envs or scale_obs, start fresh episodes instead (from a
+// seed derived from the run's seed and the iteration), and match an
+// uninterrupted run in everything but the episodes that were in progress.
+// modify, if not nil, may change the configuration
 // before the trainer is built (e.g. a larger step budget); nets builds the
 // networks as for New.
 //
@@ -184,9 +197,13 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 		t.prepareBest(a)
 		t.best = &bestState{info: BestPolicy{Iteration: b.Iteration, Step: b.Step, Validation: b.Validation, Test: b.Test}, actor: a}
 	}
-	// Fresh episodes for the resumed part, from a seed derived from the
-	// run's seed and the iteration.
-	if t.vec, err = env.NewVecFrom(t.maker, cfg.NEnvs, uint64(streamSeed(t.at.seed, ck.Iter, 3))); err != nil {
+	if ck.Envs != nil && cfg.Env == ck.Config.Env && cfg.NEnvs == ck.Config.NEnvs && cfg.ScaleObs == ck.Config.ScaleObs {
+		if err := t.vec.Restore(*ck.Envs); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	} else if t.vec, err = env.NewVecFrom(t.maker, cfg.NEnvs, uint64(streamSeed(t.at.seed, ck.Iter, 3))); err != nil {
+		// Fresh episodes for the resumed part, from a seed derived from
+		// the run's seed and the iteration.
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	t.iter, t.global, t.evalr.Last, t.trainSec = ck.Iter, ck.Global, ck.EvalLast, ck.TrainSec
@@ -228,9 +245,29 @@ func readCheckpoint(r io.Reader) (ck *checkpoint, err error) {
 		for i := range ck.History {
 			ck.History[i].Selection = ck.History[i].Validation
 		}
+	case 2:
 	case checkpointVersion:
+		if ck.Envs == nil {
+			return nil, fmt.Errorf("Envs missing: a version %d checkpoint holds the environments' episodes in progress", ck.Version)
+		}
 	default:
-		return nil, fmt.Errorf("checkpoint version %d, this gdt reads versions 1 and %d", ck.Version, checkpointVersion)
+		return nil, fmt.Errorf("checkpoint version %d, this gdt reads versions 1 to %d", ck.Version, checkpointVersion)
+	}
+	if ck.Version < 3 {
+		ck.Envs = nil
+	}
+	if e := ck.Envs; e != nil {
+		for i, st := range e.Envs {
+			if err := finite(fmt.Sprintf("Envs[%d].Return", i), []float64{st.Return}); err != nil {
+				return nil, err
+			}
+			if err := finite32(fmt.Sprintf("Envs[%d].Obs", i), st.Obs); err != nil {
+				return nil, err
+			}
+			if err := finite32(fmt.Sprintf("Envs[%d].Actions", i), st.Actions); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, c := range []struct {
 		name string

@@ -70,12 +70,16 @@ func trainedCheckpoints(t testing.TB) [][]byte {
 // sized by a damaged count; a trainer that loads serves its policies as
 // gdt rl eval, show and export use them (a greedy forward pass; the pruned
 // tree of a tree actor). Seeds: two tiny real trainings
-// (trainedCheckpoints) and their truncations.
+// (trainedCheckpoints), one saved with episodes in progress
+// (smallCheckpoint), and their truncations.
 func FuzzLoadCheckpoint(f *testing.F) {
 	for _, b := range trainedCheckpoints(f) {
 		f.Add(b)
 		f.Add(b[:len(b)/2])
 	}
+	mid := smallCheckpoint(f)
+	f.Add(mid)
+	f.Add(mid[:len(mid)-len(mid)/4])
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		const name = "fuzz.gob"

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gdt-ml/gdt/internal/corrupt"
+	"github.com/gdt-ml/gdt/rl/env"
 )
 
 // smallCheckpoint trains a tiny CartPole SYMPOL run for a few iterations
@@ -124,6 +125,17 @@ func TestCheckpointMapCount(t *testing.T) {
 	}
 }
 
+// busy returns the state of an environment instance of ck with an
+// episode in progress.
+func busy(ck *checkpoint) *env.EpisodeState {
+	for i := range ck.Envs.Envs {
+		if len(ck.Envs.Envs[i].Actions) > 0 {
+			return &ck.Envs.Envs[i]
+		}
+	}
+	panic("no episode in progress")
+}
+
 // TestCheckpointDamage: a checkpoint damaged field by field gives an error
 // naming the file and the field, before anything is built from it.
 func TestCheckpointDamage(t *testing.T) {
@@ -144,7 +156,20 @@ func TestCheckpointDamage(t *testing.T) {
 		damage func(ck *checkpoint)
 		want   string
 	}{
-		{"version", func(ck *checkpoint) { ck.Version = 3 }, "checkpoint version 3"},
+		{"version", func(ck *checkpoint) { ck.Version = 4 }, "checkpoint version 4"},
+		{"no environment state", func(ck *checkpoint) { ck.Envs = nil }, "Envs missing"},
+		{"instances", func(ck *checkpoint) { ck.Envs.Envs = ck.Envs.Envs[1:] }, "environment state: 6 instances, want 7"},
+		{"NaN return", func(ck *checkpoint) { ck.Envs.Envs[2].Return = math.NaN() }, "Envs[2].Return[0] = NaN"},
+		{"NaN observation", func(ck *checkpoint) { ck.Envs.Envs[1].Obs[0] = float32(math.Inf(1)) }, "Envs[1].Obs[0] = +Inf"},
+		{"short observation", func(ck *checkpoint) { ck.Envs.Envs[1].Obs = ck.Envs.Envs[1].Obs[:2] }, "instance 1: Obs holds 2 values, want 4"},
+		{"other observation", func(ck *checkpoint) { ck.Envs.Envs[0].Obs[3] += 1 }, "instance 0: Obs[3] = "},
+		{"other return", func(ck *checkpoint) { ck.Envs.Envs[0].Return += 1 }, "instance 0: Return "},
+		{"bad action", func(ck *checkpoint) { busy(ck).Actions[0] = 7 }, "Actions[0]: environment \"CartPole-v1\": action 7"},
+		{"NaN action", func(ck *checkpoint) { busy(ck).Actions[0] = float32(math.NaN()) }, ".Actions[0] = NaN"},
+		{"other action", func(ck *checkpoint) { a := busy(ck).Actions; a[len(a)-1] = 1 - a[len(a)-1] }, "but replaying the saved actions gives"},
+		{"long episode", func(ck *checkpoint) { ck.Envs.Envs[0].Actions = make([]float32, 500) }, "instance 0: Actions holds 500 steps, an episode ends at the time limit 500"},
+		{"random state", func(ck *checkpoint) { ck.Envs.Envs[3].RandState = ck.Envs.Envs[3].RandState[:5] }, "instance 3: RandState: "},
+		{"other random state", func(ck *checkpoint) { ck.Envs.Envs[3].RandState[9] ^= 1 }, "instance 3: "},
 		{"NaN selection", func(ck *checkpoint) { ck.History[0].Selection = math.Inf(-1) }, "History[0][1] = -Inf"},
 		{"negative spread", func(ck *checkpoint) { ck.History[0].SelectionSD = -1 }, "History[0]: SelectionSD = -1"},
 		{"negative RecentN", func(ck *checkpoint) { ck.RecentN = -1 }, "RecentN = -1"},

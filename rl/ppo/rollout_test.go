@@ -1,6 +1,7 @@
 package ppo
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gdt-ml/gdt/rl/env"
@@ -14,7 +15,14 @@ func (c *countEnv) Spec() env.Spec {
 	return env.Spec{ID: "TestCount-v0", Observation: env.Space{Dim: 1}, Action: env.Space{N: 2, Dim: 1},
 		MaxEpisodeSteps: 3, FeatureNames: []string{"t"}, ActionNames: []string{"a", "b"}}
 }
-func (c *countEnv) Seed(uint64)         {}
+func (c *countEnv) Seed(uint64)                     {}
+func (c *countEnv) AppendRandState(b []byte) []byte { return b } // no generator
+func (c *countEnv) SetRandState(b []byte) error {
+	if len(b) != 0 {
+		return fmt.Errorf("%d bytes, want none", len(b))
+	}
+	return nil
+}
 func (c *countEnv) Reset(obs []float32) { c.t = 0; obs[0] = 0 }
 func (c *countEnv) Step(_, obs []float32) (float32, bool) {
 	c.t++

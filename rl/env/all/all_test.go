@@ -1,6 +1,8 @@
 package all
 
 import (
+	"math"
+	"reflect"
 	"testing"
 
 	"github.com/gdt-ml/gdt/rl/env"
@@ -49,5 +51,67 @@ func TestEveryEnvironmentWorks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSnapshotEveryEnvironment: for every registered environment (and its
+// scaled form, where it has a scaling), a Vec restored from another's
+// Snapshot taken mid-episode continues bit for bit as the original does.
+func TestSnapshotEveryEnvironment(t *testing.T) {
+	for _, id := range env.IDs() {
+		makers := map[string]env.Maker{}
+		m, err := env.MakerOf(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		makers[id] = m
+		if s, ok := env.ScalingOf(id); ok {
+			makers[id+" scaled"] = env.Scaled(m, s)
+		}
+		for name, m := range makers {
+			t.Run(name, func(t *testing.T) {
+				const n = 3
+				a, err := env.NewVecFrom(m, n, 11)
+				if err != nil {
+					t.Fatal(err)
+				}
+				spec := a.Spec()
+				acts := make([]float32, n*spec.Action.Dim)
+				step := func(v *env.Vec, k int) []env.Episode {
+					for i := range acts {
+						if spec.Action.Discrete() {
+							acts[i] = float32((k*7 + i*3 + k/5) % spec.Action.N)
+						} else {
+							acts[i] = float32(math.Sin(float64(k*13 + i)))
+						}
+					}
+					if err := v.Step(acts); err != nil {
+						t.Fatal(err)
+					}
+					return v.Episodes(nil)
+				}
+				k := 0
+				for ; k < 37; k++ {
+					step(a, k)
+				}
+				s, err := a.Snapshot()
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := env.NewVecFrom(m, n, 99)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := b.Restore(s); err != nil {
+					t.Fatal(err)
+				}
+				for ; k < 37+300; k++ {
+					ea, eb := step(a, k), step(b, k)
+					if !reflect.DeepEqual(ea, eb) || !reflect.DeepEqual(a.Obs(), b.Obs()) || !reflect.DeepEqual(a.Rewards(), b.Rewards()) {
+						t.Fatalf("step %d: the restored Vec differs from the original", k)
+					}
+				}
+			})
+		}
 	}
 }

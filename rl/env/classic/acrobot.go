@@ -166,3 +166,9 @@ func wrapAngle(x float32) float32 {
 	}
 	return x
 }
+
+// AppendRandState appends the generator's state to b (env.RandStater).
+func (a *Acrobot) AppendRandState(b []byte) []byte { return a.src.appendState(b) }
+
+// SetRandState restores a generator state AppendRandState wrote.
+func (a *Acrobot) SetRandState(b []byte) error { return a.src.setState(b) }

@@ -86,3 +86,9 @@ func (c *CartPole) Step(action, obs []float32) (float32, bool) {
 	term := c.x < -cpXMax || c.x > cpXMax || c.theta < -cpThetaMax || c.theta > cpThetaMax
 	return 1, term
 }
+
+// AppendRandState appends the generator's state to b (env.RandStater).
+func (c *CartPole) AppendRandState(b []byte) []byte { return c.src.appendState(b) }
+
+// SetRandState restores a generator state AppendRandState wrote.
+func (c *CartPole) SetRandState(b []byte) error { return c.src.setState(b) }

@@ -14,6 +14,7 @@
 package classic
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -35,6 +36,25 @@ const pcgStream = 0x9e3779b97f4a7c15
 type source struct{ pcg rand.PCG }
 
 func (s *source) seed(seed uint64) { s.pcg.Seed(seed, pcgStream) }
+
+// appendState appends the generator's state to b (env.RandStater).
+func (s *source) appendState(b []byte) []byte {
+	b, err := s.pcg.AppendBinary(b)
+	if err != nil { // rand.PCG's AppendBinary never fails
+		panic(err)
+	}
+	return b
+}
+
+// setState restores a state appendState wrote.
+func (s *source) setState(b []byte) error {
+	var p rand.PCG
+	if err := p.UnmarshalBinary(b); err != nil {
+		return fmt.Errorf("generator state of %d bytes: %w", len(b), err)
+	}
+	s.pcg = p
+	return nil
+}
 
 // uniform returns a float32 in [lo, hi): lo + (hi−lo)·u with u a 24-bit
 // uniform in [0, 1), as jax.random.uniform computes it.

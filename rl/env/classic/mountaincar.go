@@ -93,3 +93,9 @@ func (m *MountainCarContinuous) Step(action, obs []float32) (float32, bool) {
 	}
 	return reward, term
 }
+
+// AppendRandState appends the generator's state to b (env.RandStater).
+func (m *MountainCarContinuous) AppendRandState(b []byte) []byte { return m.src.appendState(b) }
+
+// SetRandState restores a generator state AppendRandState wrote.
+func (m *MountainCarContinuous) SetRandState(b []byte) error { return m.src.setState(b) }

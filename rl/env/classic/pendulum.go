@@ -97,3 +97,9 @@ func angleNormalize(x float32) float32 {
 	}
 	return r - pdPi
 }
+
+// AppendRandState appends the generator's state to b (env.RandStater).
+func (p *Pendulum) AppendRandState(b []byte) []byte { return p.src.appendState(b) }
+
+// SetRandState restores a generator state AppendRandState wrote.
+func (p *Pendulum) SetRandState(b []byte) error { return p.src.setState(b) }

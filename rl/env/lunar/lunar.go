@@ -414,3 +414,12 @@ func (c *contactDetector) EndContact(contact box2d.B2ContactInterface) {
 func (c *contactDetector) PreSolve(box2d.B2ContactInterface, box2d.B2Manifold) {}
 
 func (c *contactDetector) PostSolve(box2d.B2ContactInterface, *box2d.B2ContactImpulse) {}
+
+// AppendRandState appends the generator's state to b (env.RandStater).
+func (l *Lander) AppendRandState(b []byte) []byte {
+	b, _ = l.rng.AppendBinary(b) // never fails
+	return b
+}
+
+// SetRandState restores a generator state AppendRandState wrote.
+func (l *Lander) SetRandState(b []byte) error { return l.rng.UnmarshalBinary(b) }

@@ -346,3 +346,13 @@ func (e *Env) SetAgent(x, y, dir int) error {
 	e.ax, e.ay, e.dir = x, y, dir
 	return nil
 }
+
+// AppendRandState appends the layout generator's state to b
+// (env.RandStater).
+func (e *Env) AppendRandState(b []byte) []byte {
+	b, _ = e.gen.AppendBinary(b) // never fails
+	return b
+}
+
+// SetRandState restores a generator state AppendRandState wrote.
+func (e *Env) SetRandState(b []byte) error { return e.gen.UnmarshalBinary(b) }

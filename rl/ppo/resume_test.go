@@ -1,0 +1,163 @@
+package ppo
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/gdt-ml/gdt/rl/policy"
+
+	_ "github.com/gdt-ml/gdt/rl/env/lunar"
+	_ "github.com/gdt-ml/gdt/rl/env/minigrid"
+)
+
+// TestResumeIdentical: a training saved after a few iterations, with
+// episodes in progress, loaded and run on ends bit for bit as the same
+// training run without interruption (parameters, optimiser states,
+// evaluation history, best policy, episode counts).
+func TestResumeIdentical(t *testing.T) {
+	for _, c := range []struct {
+		env             string
+		nSteps, stopAt  int
+		iters, evalFreq int
+	}{
+		{"CartPole-v1", 32, 2, 5, 256},
+		{"LunarLander-v2", 64, 2, 4, 512},
+		{"MiniGrid-DoorKey-5x5-v0", 32, 3, 5, 256},
+		{"Acrobot-v1", 64, 2, 4, 512},
+	} {
+		t.Run(c.env, func(t *testing.T) {
+			cfg, err := Preset(c.env, MethodSYMPOL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.NSteps, cfg.CriticWidth, cfg.CriticLayers = c.nSteps, 16, 1
+			cfg.DynamicBuffer, cfg.Restarts = false, 0
+			cfg.TotalSteps = c.iters * c.nSteps * cfg.NEnvs
+			cfg.EvalFreq, cfg.EvalEpisodes, cfg.ValEpisodes = c.evalFreq, 1, 2
+			if err := cfg.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			run := func(tr *Trainer, n int) {
+				t.Helper()
+				for i := 0; i < n && !tr.Done(); i++ {
+					if _, err := tr.Iterate(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			whole, err := New(cfg, testNets{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(whole, c.iters)
+
+			first, err := New(cfg, testNets{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(first, c.stopAt)
+			path := filepath.Join(t.TempDir(), "ck.gob")
+			if err := first.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ck, err := readCheckpoint(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			inProgress := 0
+			for _, e := range ck.Envs.Envs {
+				if len(e.Actions) > 0 {
+					inProgress++
+				}
+			}
+			if inProgress == 0 {
+				t.Fatal("no episode in progress at the save: the test would not test the snapshot")
+			}
+			resumed, err := Load(path, testNets{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run(resumed, c.iters-c.stopAt)
+			if len(whole.History()) == 0 {
+				t.Fatal("no evaluation in the run")
+			}
+			if d := trainerDiff(whole, resumed); d != "" {
+				t.Fatalf("resumed at iteration %d (%d of %d episodes in progress) differs from the uninterrupted run: %s",
+					c.stopAt, inProgress, cfg.NEnvs, d)
+			}
+		})
+	}
+}
+
+// trainerDiff names the first difference between two trainers' states
+// ("" when they agree bit for bit).
+func trainerDiff(a, b *Trainer) string {
+	if a.iter != b.iter || a.global != b.global || a.episodes != b.episodes || a.recentN != b.recentN {
+		return "counters (iteration, step, episodes)"
+	}
+	if !reflect.DeepEqual(a.History(), b.History()) {
+		return "evaluation history"
+	}
+	if !sameBits64(a.recent, b.recent) {
+		return "recent training returns"
+	}
+	for _, n := range []struct {
+		name string
+		x, y []float32
+	}{{"actor", flat(a.actor.Tensors()), flat(b.actor.Tensors())}, {"critic", flat(a.critic.Tensors()), flat(b.critic.Tensors())}} {
+		if !sameBits32(n.x, n.y) {
+			return n.name + " parameters"
+		}
+	}
+	if !reflect.DeepEqual(a.aOpt.State(), b.aOpt.State()) || !reflect.DeepEqual(a.cOpt.State(), b.cOpt.State()) {
+		return "optimiser states"
+	}
+	if (a.best == nil) != (b.best == nil) || a.best != nil && (a.best.info.Iteration != b.best.info.Iteration ||
+		!sameBits32(flat(a.best.actor.Tensors()), flat(b.best.actor.Tensors()))) {
+		return "best policy"
+	}
+	if !sameBits32(a.vec.Obs(), b.vec.Obs()) {
+		return "environments' observations"
+	}
+	return ""
+}
+
+func flat(ts []policy.Tensor) []float32 {
+	var v []float32
+	for _, t := range ts {
+		v = append(v, t.Value...)
+	}
+	return v
+}
+
+func sameBits32(x, y []float32) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if math.Float32bits(x[i]) != math.Float32bits(y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameBits64(x, y []float64) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+			return false
+		}
+	}
+	return true
+}
