@@ -124,7 +124,7 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := newFlags("rl train", "--env ID --out DIR [flags]",
 		"Trains a policy with PPO (or A2C) and the thesis's best hyperparameters for the\n"+
 			"environment. Checkpoints go to DIR; running the same command again resumes an\n"+
-			"interrupted run. At the end it prints the delivered policy's greedy test return\n"+
+			"interrupted run, bit for bit as if it had not stopped. At the end it prints the delivered policy's greedy test return\n"+
 			"over 5 episodes and, beside it, the final policy's (the thesis protocol's figure;\n"+
 			"\"final\" in DIR/result.json, gdt rl eval|show DIR --final).\n\n"+deliveredHelp, stderr)
 	envID := fs.String("env", "", "environment ID (gdt rl help lists them)")

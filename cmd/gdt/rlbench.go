@@ -39,7 +39,8 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 			"behind the delivered policy, restarts of trainings that have not learned), 5 test episodes each; writes one\n"+
 			"CSV row per (environment, method, seed) and prints the thesis's tables (returns,\n"+
 			"information loss as Cohen's d, tree size, ablation) beside the thesis's numbers.\n"+
-			"Methods: "+strings.Join(rlbench.Methods, ", ")+". Rerunning the same command resumes.\n"+
+			"Methods: "+strings.Join(rlbench.Methods, ", ")+". Rerunning the same command resumes (a training\n"+
+			"resumed from its checkpoint continues bit for bit as an uninterrupted one).\n"+
 			"With --from FILE.csv instead of --out, it only renders the tables (and --report).", stderr)
 	envs := fs.String("envs", "", "comma-separated environment IDs or short names (CP, AB, LL, MC-C, PD-C, E-R, DK, LG-5, LG-7, DS); default all ten")
 	methods := fs.String("methods", "", "comma-separated methods; default all")

@@ -13,7 +13,8 @@
 // trainer single-threaded), each from its own seeds, so the results do not
 // depend on the number of workers. A job whose rows are all in Options.Done
 // is skipped (resume from a CSV); with Options.CheckpointDir an interrupted
-// training resumes from its last checkpoint.
+// training resumes from its last checkpoint, bit for bit as if it had not
+// stopped.
 package bench
 
 import (

@@ -68,8 +68,9 @@
 // cores: every random stream (action sampling, minibatch permutations) is
 // derived from the seed and the iteration, the environments from the seed,
 // and the kernel, the MLP and the optimisers are deterministic. A resumed
-// run restarts the episodes in progress (from a seed derived from the
-// iteration) and otherwise continues exactly. Rollout and update buffers are
+// run continues exactly: the checkpoint holds the episodes in progress
+// (env.Vec.Snapshot), and Load replays them (checkpoints of gdt before
+// version 3 restart them, see Load). Rollout and update buffers are
 // allocated once for the longest rollout; the rollout evaluates actor and
 // critic on all environments in one batch per step. The critic (F → 256 →
 // 256 → 1) dominates the cost. Unless Config.Serial, each minibatch's actor
