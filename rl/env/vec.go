@@ -234,7 +234,11 @@ func (v *Vec) stepRange(lo, hi int) {
 		next := v.row(v.finalObs, i)
 		a := v.actions[i*v.actDim : (i+1)*v.actDim : (i+1)*v.actDim]
 		if v.rs != nil {
-			v.actLog[i] = append(v.actLog[i], a...)
+			if len(a) == 1 { // the common case, without append's copy call
+				v.actLog[i] = append(v.actLog[i], a[0])
+			} else {
+				v.actLog[i] = append(v.actLog[i], a...)
+			}
 		}
 		r, term := v.envs[i].Step(a, next)
 		v.steps[i]++

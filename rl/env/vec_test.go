@@ -185,3 +185,86 @@ func TestEvaluateCount(t *testing.T) {
 		t.Errorf("invalid action: %v", err)
 	}
 }
+
+// plainEnv is countEnv without RandStater.
+type plainEnv struct{ c countEnv }
+
+func (p *plainEnv) Spec() Spec                            { return p.c.Spec() }
+func (p *plainEnv) Seed(s uint64)                         { p.c.Seed(s) }
+func (p *plainEnv) Reset(obs []float32)                   { p.c.Reset(obs) }
+func (p *plainEnv) Step(a, obs []float32) (float32, bool) { return p.c.Step(a, obs) }
+
+// TestSnapshotNeedsRandStater: an environment that cannot save its
+// generator cannot be snapshotted or restored, and says so.
+func TestSnapshotNeedsRandStater(t *testing.T) {
+	v, err := NewVecFrom(func() Env { return &plainEnv{} }, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Snapshot(); err == nil || !strings.Contains(err.Error(), "RandStater") {
+		t.Errorf("Snapshot: %v", err)
+	}
+	if err := v.Restore(VecState{}); err == nil || !strings.Contains(err.Error(), "RandStater") {
+		t.Errorf("Restore: %v", err)
+	}
+}
+
+// TestSnapshotRestore: a Vec restored from a Snapshot taken mid-episode
+// steps on as the original, and a snapshot of another size or with a
+// damaged entry is refused with an error naming the instance and field.
+func TestSnapshotRestore(t *testing.T) {
+	a := newCountVec(t, 3, 5)
+	if err := a.Step([]float32{0, 0, 1}); err != nil {
+		t.Fatal(err)
+	}
+	a.Episodes(nil) // a snapshot holds no uncollected episodes
+	s, err := a.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []int{len(s.Envs[0].Actions), len(s.Envs[2].Actions)}; got[0] != 1 || got[1] != 0 {
+		t.Fatalf("logged actions %v, want [1 0]", got)
+	}
+	b := newCountVec(t, 3, 77)
+	if err := b.Restore(s); err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 7; k++ {
+		act := []float32{float32(k % 2), 0, float32(k / 4)}
+		if err := a.Step(act); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Step(act); err != nil {
+			t.Fatal(err)
+		}
+		if ea, eb := a.Episodes(nil), b.Episodes(nil); fmt.Sprint(ea, a.Obs()) != fmt.Sprint(eb, b.Obs()) {
+			t.Fatalf("step %d: restored %v %v, original %v %v", k, eb, b.Obs(), ea, a.Obs())
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		damage func(s *VecState)
+		want   string
+	}{
+		{"size", func(s *VecState) { s.Envs = s.Envs[:2] }, "2 instances, want 3"},
+		{"limit", func(s *VecState) { s.Envs[1].Actions = make([]float32, 3) }, "instance 1: Actions holds 3 steps"},
+		{"action", func(s *VecState) { s.Envs[0].Actions[0] = 2 }, "instance 0: Actions[0]"},
+		{"terminates", func(s *VecState) { s.Envs[0].Actions[0] = 1 }, "instance 0: the episode terminates at step 1"},
+		{"random state", func(s *VecState) { s.Envs[2].RandState = nil }, "instance 2: RandState"},
+		{"return", func(s *VecState) { s.Envs[0].Return = 5 }, "instance 0: Return 5"},
+		{"observation", func(s *VecState) { s.Envs[1].Obs[1] = 9 }, "instance 1: Obs[1] = 9"},
+		{"observation width", func(s *VecState) { s.Envs[1].Obs = nil }, "instance 1: Obs holds 0 values"},
+	} {
+		s, err := a.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Envs[0].Actions) == 0 {
+			t.Fatal("instance 0 has no episode in progress")
+		}
+		c.damage(&s)
+		if err := newCountVec(t, 3, 1).Restore(s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}

@@ -262,3 +262,46 @@ func TestValidateSizeLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckpointFreshEpisodes: a version 2 checkpoint (no episodes saved)
+// and a version 3 one loaded with another n_envs load with fresh episodes.
+func TestCheckpointFreshEpisodes(t *testing.T) {
+	good := smallCheckpoint(t)
+	for _, c := range []struct {
+		name   string
+		damage func(ck *checkpoint)
+		modify func(cfg *Config) error
+	}{
+		{"version 2", func(ck *checkpoint) { ck.Version, ck.Envs = 2, nil }, nil},
+		{"version 2 with a state", func(ck *checkpoint) { ck.Version = 2; busy(ck).Actions[0] = 9 }, nil}, // ignored
+		{"other n_envs", func(ck *checkpoint) {}, func(cfg *Config) error { cfg.NEnvs++; return nil }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ck, err := readCheckpoint(bytes.NewReader(good))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.damage(ck)
+			var buf bytes.Buffer
+			if err := gob.NewEncoder(&buf).Encode(ck); err != nil {
+				t.Fatal(err)
+			}
+			tr, err := load(&buf, "ck.gob", testNets{}, c.modify)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := tr.vec.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, e := range s.Envs {
+				if len(e.Actions) != 0 {
+					t.Fatalf("instance %d: %d actions: not a fresh episode", i, len(e.Actions))
+				}
+			}
+			if _, err := tr.Iterate(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
