@@ -23,13 +23,19 @@ func TestResumeIdentical(t *testing.T) {
 		env             string
 		nSteps, stopAt  int
 		iters, evalFreq int
+		restart         bool // a restart (attempt 1) before the save
 	}{
-		{"CartPole-v1", 32, 2, 5, 256},
-		{"LunarLander-v2", 64, 2, 4, 512},
-		{"MiniGrid-DoorKey-5x5-v0", 32, 3, 5, 256},
-		{"Acrobot-v1", 64, 2, 4, 512},
+		{"CartPole-v1", 32, 2, 5, 256, false},
+		{"LunarLander-v2", 64, 2, 4, 512, false},
+		{"MiniGrid-DoorKey-5x5-v0", 32, 3, 5, 256, false},
+		{"Acrobot-v1", 64, 2, 4, 512, false},
+		{"CartPole-v1", 32, 4, 7, 256, true},
 	} {
-		t.Run(c.env, func(t *testing.T) {
+		name := c.env
+		if c.restart {
+			name += " restarted"
+		}
+		t.Run(name, func(t *testing.T) {
 			cfg, err := Preset(c.env, MethodSYMPOL)
 			if err != nil {
 				t.Fatal(err)
@@ -38,6 +44,9 @@ func TestResumeIdentical(t *testing.T) {
 			cfg.DynamicBuffer, cfg.Restarts = false, 0
 			cfg.TotalSteps = c.iters * c.nSteps * cfg.NEnvs
 			cfg.EvalFreq, cfg.EvalEpisodes, cfg.ValEpisodes = c.evalFreq, 1, 2
+			if c.restart { // restart at the first evaluation, whatever it shows
+				cfg.Restarts, cfg.RestartAfter, cfg.RestartMargin = 1, 0.05, 2
+			}
 			if err := cfg.Validate(); err != nil {
 				t.Fatal(err)
 			}
@@ -60,6 +69,9 @@ func TestResumeIdentical(t *testing.T) {
 				t.Fatal(err)
 			}
 			run(first, c.stopAt)
+			if want := map[bool]int{false: 0, true: 1}[c.restart]; first.Attempt() != want {
+				t.Fatalf("attempt %d at the save, want %d", first.Attempt(), want)
+			}
 			path := filepath.Join(t.TempDir(), "ck.gob")
 			if err := first.Save(path); err != nil {
 				t.Fatal(err)
