@@ -301,6 +301,14 @@ var sympolProtocol = map[string]protocolRow{
 	// (min −92.4 against −99.0). BENCHMARKS.md "Acrobot and LunarLander:
 	// selection or training".
 	"acrobot": {0.2, 1, 4, 200},
+	// MountainCarContinuous: two of the five test episodes start near the
+	// left end (−0.59), and 20 validation episodes have no start left of
+	// −0.554 about one time in nine, so some deliveries pick a policy that
+	// fails there (seed 7611: 43.0). 100 validation episodes: delivered
+	// 84.5 against 81.3 on 20 paired development seeds (better on 2,
+	// equal on 18, no restart in either). BENCHMARKS.md "Pendulum and
+	// MountainCarContinuous".
+	"mountaincarcontinuous": {DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100},
 }
 
 // mlpRow are the best MLP hyperparameters (spec §8.10).

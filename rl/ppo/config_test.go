@@ -37,7 +37,8 @@ func TestPresets(t *testing.T) {
 	}
 	// The protocol's defaults everywhere but Empty-Random's and Acrobot's
 	// SYMPOL presets (four trainings, 200 validation episodes) and
-	// DoorKey's (a later, stricter restart rule).
+	// DoorKey's (a later, stricter restart rule) and MountainCarContinuous's
+	// (100 validation episodes).
 	for id := range envAlias {
 		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
 			c, _ := Preset(id, meth)
@@ -48,6 +49,9 @@ func TestPresets(t *testing.T) {
 			}
 			if id == "MiniGrid-DoorKey-5x5-v0" && meth == MethodSYMPOL {
 				want = [4]float64{0.4, 0.95, DefaultRestarts, DefaultValEpisodes}
+			}
+			if id == "MountainCarContinuous-v0" && meth == MethodSYMPOL {
+				want = [4]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100}
 			}
 			if got != want {
 				t.Errorf("%s %s: restart_after, restart_margin, restarts, val_episodes = %v, want %v", id, meth, got, want)
