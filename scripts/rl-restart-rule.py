@@ -20,9 +20,9 @@ Default files: the development studies on seeds 142 … 1042 of all ten
 environments (results/sympol-delivered-dev.csv, -10seeds.csv, -control.csv
 (Pendulum), -cp-minigrid.csv (CartPole, Empty-Random, DoorKey, LavaGapS7)).
 """
-import argparse, csv, math
+import argparse, csv
 
-from rl_rows import curve_points
+from rl_rows import curve_points, restart_check
 
 DEFAULT = [
     ("results/sympol-delivered-dev.csv", None),
@@ -41,29 +41,8 @@ def load(files):
                 continue
             if envs and r["env"] not in envs:
                 continue
-            k = (r["env"], int(r["seed"]))
-            if k in runs:  # the first file wins
-                continue
-            pts = curve_points(r)
-            runs[k] = [(int(p[0]), float(p[1]), float(p[4]) if len(p) > 4 and p[4] != "nan" else float(p[2]))
-                       for p in pts]
+            runs.setdefault((r["env"], int(r["seed"])), curve_points(r))  # the first file wins
     return runs
-
-
-def judged(curve, after, margin, total, best_train=-math.inf):
-    """Returns None if the training learned before the check, else (step, gain, possible)."""
-    first = curve[0][2]
-    best, train = first, best_train
-    for step, tr, v in curve[1:]:
-        if not math.isnan(tr) and best_train == -math.inf:
-            train = max(train, tr)
-        best = max(best, v)
-        possible = max(best, train) - first
-        if best - first > margin * possible:
-            return None
-        if step >= after * total:
-            return step, best - first, possible
-    return None
 
 
 def main():
@@ -71,7 +50,7 @@ def main():
     ap.add_argument("--after", type=float, default=0.25)
     ap.add_argument("--margin", type=float, default=0.1)
     ap.add_argument("--total", type=int, default=1_000_000)
-    ap.add_argument("--best-train", type=float, default=-math.inf)
+    ap.add_argument("--best-train", type=float, default=None)
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     files = DEFAULT
@@ -88,9 +67,9 @@ def main():
     for env, seeds in sorted(per_env.items()):
         hit = []
         for s in seeds:
-            j = judged(runs[(env, s)], a.after, a.margin, a.total, a.best_train)
-            if j:
-                hit.append(f"{s} (step {j[0]}: gain {j[1]:.3g} of {j[2]:.3g})")
+            j = restart_check(runs[(env, s)], a.after, a.margin, a.best_train, a.total)
+            if j and j[1]:
+                hit.append(f"{s} (step {j[0]}: gain {j[2]:.3g} of {j[3]:.3g})")
         print(f"{env}: {len(seeds)} seeds, restarted {len(hit)}" + (": " + "; ".join(hit) if hit else ""))
 
 

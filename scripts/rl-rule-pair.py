@@ -29,7 +29,7 @@ Example (DoorKey's preset against the protocol's defaults):
 import argparse, math
 
 from rl_floors import FLOOR
-from rl_rows import curve_points, delivered, num, sympol_rows
+from rl_rows import curve_points, delivered, restart_check, sympol_rows
 
 
 def load(files, env):
@@ -42,20 +42,15 @@ def load(files, env):
     return rows
 
 
-def fires(r, after, margin, best_train, total=1_000_000):
+def fires(r, after, margin, best_train):
     """Whether the rule (after, margin) may restart the first attempt of
     row r: True where it may, False where it provably does not, None where
     the curve cannot tell (no validation returns, or it ends first)."""
     pts = curve_points(r)
     if not pts or len(pts[0]) < 5:
         return None
-    first = num(pts[0][4])
-    best = first
-    for p in pts:
-        best = max(best, num(p[4]))
-        if int(p[0]) >= after * total:
-            return not (best - first > margin * (max(best, best_train) - first))
-    return None
+    j = restart_check(pts, after, margin, best_train)
+    return None if j is None else j[1]
 
 
 def main():

@@ -38,6 +38,38 @@ def curve_points(r):
     return [p.split() for p in r["curve"].split(";") if p]
 
 
+def restart_check(pts, after, margin, best_train=None, total=1_000_000):
+    """Replays rl/ppo's restart rule (Trainer.restartDue, learned) on a
+    training's first attempt, from its curve (curve_points): at the first
+    evaluation at least after·total steps in, the training has learned if
+    its best validation so far rose above the first by more than margin
+    times the gain shown possible, from the first validation to the best
+    of any validation or training return. The validation is the curve's
+    fifth number (the val_episodes mean) where present, else its third.
+    best_train is the best training episode's return where known; None
+    uses the best recent-training mean on the curve up to the check, an
+    underestimate (so the scale, too, is at least as large in the real
+    rule). Returns None when the curve ends before the check, else
+    (step, fires, gain, possible)."""
+    if not pts:
+        return None
+
+    def val(p):
+        x = num(p[4]) if len(p) > 4 else math.nan
+        return num(p[2]) if math.isnan(x) else x
+
+    first = best = val(pts[0])
+    train = -math.inf if best_train is None else best_train
+    for p in pts:
+        best = max(best, val(p))
+        if best_train is None and not math.isnan(num(p[1])):
+            train = max(train, num(p[1]))
+        if int(p[0]) >= after * total:
+            possible = max(best, train) - first
+            return int(p[0]), not best - first > margin * possible, best - first, possible
+    return None
+
+
 def delivered(r):
     """The delivered policy's test return of a row (files from before the
     delivered policy hold only test_return)."""
