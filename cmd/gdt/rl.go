@@ -16,6 +16,7 @@ import (
 
 	"github.com/gdt-ml/gdt/data"
 	"github.com/gdt-ml/gdt/interpret"
+	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/env"
 	_ "github.com/gdt-ml/gdt/rl/env/all"
 	"github.com/gdt-ml/gdt/rl/methods"
@@ -312,7 +313,7 @@ func summarise(tr *ppo.Trainer) (rlSummary, error) {
 	} else if f.Test, err = ppo.Returns(tr.Maker(), cfg.TestSeed, 5, tr.Actor(), nil); err != nil {
 		return sum, err
 	}
-	f.TestMean = ppo.Mean(f.Test)
+	f.TestMean = metrics.Mean(f.Test)
 	f.TreeNodes = prunedNodes(tr, tr.Actor())
 	sum.Policy, sum.rlPolicySummary = policyFinal, *f
 	if a, b, ok := tr.BestActor(); ok {
@@ -322,7 +323,7 @@ func summarise(tr *ppo.Trainer) (rlSummary, error) {
 			}
 		}
 		sum.Policy = policyBest
-		sum.rlPolicySummary = rlPolicySummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: ppo.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
+		sum.rlPolicySummary = rlPolicySummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: metrics.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
 	}
 	return sum, nil
 }
@@ -399,13 +400,13 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			policyName = policyBest
 		}
 		return writeJSON(stdout, map[string]any{"env": cfg.Env, "method": cfg.Method, "policy": policyName, "description": what,
-			"first_seed": *seed, "returns": rets, "test_return": ppo.Mean(rets), "note": note})
+			"first_seed": *seed, "returns": rets, "test_return": metrics.Mean(rets), "note": note})
 	}
 	fmt.Fprintf(stdout, "%s %s, %s\n", cfg.Env, cfg.Method, what)
 	for i, r := range rets {
 		fmt.Fprintf(stdout, "episode %d (seed %d): %.2f\n", i+1, *seed+i, r)
 	}
-	fmt.Fprintf(stdout, "test return: %.2f\n", ppo.Mean(rets))
+	fmt.Fprintf(stdout, "test return: %.2f\n", metrics.Mean(rets))
 	if note != "" {
 		fmt.Fprintf(stdout, "note: %s\n", note)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gdt-ml/gdt/rl/ppo"
+	"github.com/gdt-ml/gdt/metrics"
 )
 
 // TestRLTrainEvalShow trains a tiny SYMPOL policy on CartPole through the
@@ -70,10 +70,10 @@ func TestRLDelivered(t *testing.T) {
 	}
 	sum := readSummary(t, dir)
 	f := sum.Final
-	if sum.Policy != policyBest || len(sum.Test) != 5 || sum.Step <= 0 || sum.Step > sum.Steps || sum.TreeNodes <= 0 || sum.TestMean != ppo.Mean(sum.Test) {
+	if sum.Policy != policyBest || len(sum.Test) != 5 || sum.Step <= 0 || sum.Step > sum.Steps || sum.TreeNodes <= 0 || sum.TestMean != metrics.Mean(sum.Test) {
 		t.Fatalf("result.json delivered policy = %+v", sum)
 	}
-	if f.Step != sum.Steps || len(f.Test) != 5 || f.TreeNodes <= 0 || f.TestMean != ppo.Mean(f.Test) || sum.Validation < f.Validation {
+	if f.Step != sum.Steps || len(f.Test) != 5 || f.TreeNodes <= 0 || f.TestMean != metrics.Mean(f.Test) || sum.Validation < f.Validation {
 		t.Fatalf("result.json final policy = %+v (delivered validation %v)", f, sum.Validation)
 	}
 	if sum.Note != "" {

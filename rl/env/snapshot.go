@@ -1,9 +1,14 @@
 package env
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
+
+// ErrNoRandState is the error Snapshot and Restore wrap for an
+// environment that does not implement RandStater.
+var ErrNoRandState = errors.New("the environment cannot save its random state (it does not implement env.RandStater)")
 
 // VecState is the state of a Vec's episodes in progress (Vec.Snapshot):
 // enough to continue them exactly in a new Vec of the same environment
@@ -31,10 +36,11 @@ type EpisodeState struct {
 
 // Snapshot returns the state of every instance's episode in progress, in
 // new slices. Episodes not yet collected (Episodes) are not part of it.
-// It fails when the environment does not implement RandStater.
+// It fails with ErrNoRandState when the environment does not implement
+// RandStater.
 func (v *Vec) Snapshot() (VecState, error) {
 	if v.rs == nil {
-		return VecState{}, fmt.Errorf("environment %q cannot save its random state (it does not implement env.RandStater)", v.spec.ID)
+		return VecState{}, fmt.Errorf("environment %q: %w", v.spec.ID, ErrNoRandState)
 	}
 	s := VecState{Envs: make([]EpisodeState, len(v.envs))}
 	for i := range v.envs {
@@ -58,7 +64,7 @@ func (v *Vec) Snapshot() (VecState, error) {
 // Vec's episodes are undefined (Reset it or discard it).
 func (v *Vec) Restore(s VecState) error {
 	if v.rs == nil {
-		return fmt.Errorf("environment %q cannot restore its random state (it does not implement env.RandStater)", v.spec.ID)
+		return fmt.Errorf("environment %q: %w", v.spec.ID, ErrNoRandState)
 	}
 	if len(s.Envs) != len(v.envs) {
 		return fmt.Errorf("environment state: %d instances, want %d", len(s.Envs), len(v.envs))

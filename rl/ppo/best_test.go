@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/policy"
 )
 
@@ -76,8 +77,8 @@ func checkBest(t *testing.T, tr *Trainer) BestPolicy {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if Mean(val) != b.Validation {
-		t.Errorf("best actor replays validation %v, recorded %v", Mean(val), b.Validation)
+	if metrics.Mean(val) != b.Validation {
+		t.Errorf("best actor replays validation %v, recorded %v", metrics.Mean(val), b.Validation)
 	}
 	test, err := Returns(tr.Maker(), cfg.TestSeed, cfg.EvalEpisodes, a, nil)
 	if err != nil {

@@ -2,6 +2,7 @@ package ppo
 
 import (
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -84,6 +85,11 @@ func loadTensors(what string, ts []policy.Tensor, m map[string][]float32) error 
 // iterations (e.g. from Run's callback or after Run returns).
 func (t *Trainer) Save(path string) error {
 	envs, err := t.vec.Snapshot()
+	if errors.Is(err, env.ErrNoRandState) {
+		// An environment registered without env.RandStater: no episodes
+		// (a VecState of no instances), so Load starts fresh ones.
+		envs, err = env.VecState{}, nil
+	}
 	if err != nil {
 		return fmt.Errorf("saving %s: %w", path, err)
 	}
@@ -110,7 +116,8 @@ func (t *Trainer) Save(path string) error {
 // replays its episode from the generator state it started with: see
 // env.Vec.Snapshot), so a resumed run continues bit for bit as an
 // uninterrupted one. Checkpoints written before gdt saved the episodes
-// (versions 1 and 2), and those whose configuration modify changes in
+// (versions 1 and 2), of an environment that does not implement
+// env.RandStater, and those whose configuration modify changes in
 // environment, n_envs or scale_obs, start fresh episodes instead (from a
 // seed derived from the run's seed and the iteration), and match an
 // uninterrupted run in everything but the episodes that were in progress.
@@ -197,7 +204,7 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 		t.prepareBest(a)
 		t.best = &bestState{info: BestPolicy{Iteration: b.Iteration, Step: b.Step, Validation: b.Validation, Test: b.Test}, actor: a}
 	}
-	if ck.Envs != nil && cfg.Env == ck.Config.Env && cfg.NEnvs == ck.Config.NEnvs && cfg.ScaleObs == ck.Config.ScaleObs {
+	if ck.Envs != nil && len(ck.Envs.Envs) > 0 && cfg.Env == ck.Config.Env && cfg.NEnvs == ck.Config.NEnvs && cfg.ScaleObs == ck.Config.ScaleObs {
 		if err := t.vec.Restore(*ck.Envs); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}

@@ -52,9 +52,6 @@ func Returns(m env.Maker, first, n int, a policy.Actor, visit func(obs []float32
 	return out, nil
 }
 
-// Mean returns the arithmetic mean (NaN for none): metrics.Mean.
-func Mean(x []float64) float64 { return metrics.Mean(x) }
-
 // selectionSD is the sample standard deviation of validation returns
 // (EvalRecord.SelectionSD; 0 for fewer than two).
 func selectionSD(x []float64) float64 {
@@ -89,7 +86,7 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 		for len(val) < n {
 			val = append(val, val[0])
 		}
-		rec.Validation, rec.Selection = Mean(val[:cfg.EvalEpisodes]), Mean(val)
+		rec.Validation, rec.Selection = metrics.Mean(val[:cfg.EvalEpisodes]), metrics.Mean(val)
 		if !t.spec.OneEpisode {
 			rec.SelectionSD = selectionSD(val)
 		}

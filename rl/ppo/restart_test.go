@@ -2,6 +2,7 @@ package ppo
 
 import (
 	"context"
+	"github.com/gdt-ml/gdt/metrics"
 	"math"
 	"path/filepath"
 	"testing"
@@ -75,7 +76,7 @@ func TestRestart(t *testing.T) {
 		if p.Restarted {
 			// The attempt's last actor played the test episodes before the
 			// restart replaced it.
-			if len(p.LastTest) != cfg.EvalEpisodes || !(Mean(p.LastTest) >= 1 && Mean(p.LastTest) <= 500) {
+			if len(p.LastTest) != cfg.EvalEpisodes || !(metrics.Mean(p.LastTest) >= 1 && metrics.Mean(p.LastTest) <= 500) {
 				t.Errorf("restart at step %d: LastTest %v, want %d CartPole returns", p.Step, p.LastTest, cfg.EvalEpisodes)
 			}
 			restarts = append(restarts, p)

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/policy"
 
 	_ "github.com/gdt-ml/gdt/rl/env/lunar"
@@ -172,4 +173,54 @@ func sameBits64(x, y []float64) bool {
 		}
 	}
 	return true
+}
+
+// plainCount is countEnv without env.RandStater, as an environment a
+// user registers may be.
+type plainCount struct{ c countEnv }
+
+func (p *plainCount) Spec() env.Spec {
+	s := p.c.Spec()
+	s.ID = "TestCountPlain-v0"
+	return s
+}
+func (p *plainCount) Seed(s uint64)                         { p.c.Seed(s) }
+func (p *plainCount) Reset(obs []float32)                   { p.c.Reset(obs) }
+func (p *plainCount) Step(a, obs []float32) (float32, bool) { return p.c.Step(a, obs) }
+
+func init() { env.Register("TestCountPlain-v0", func() env.Env { return &plainCount{} }) }
+
+// TestResumeWithoutRandState checks that a training on an environment
+// without env.RandStater still saves and resumes, with fresh episodes.
+func TestResumeWithoutRandState(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Env = "TestCountPlain-v0"
+	tr, err := New(cfg, testNets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := tr.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(t.TempDir(), "ck.gob")
+	if err := tr.Save(path); err != nil {
+		t.Fatalf("Save: %v", err)
+	}
+	back, err := Load(path, testNets{}, nil)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	if back.Step() != tr.Step() || back.Iteration() != tr.Iteration() {
+		t.Fatalf("resumed at step %d, iteration %d, want %d, %d", back.Step(), back.Iteration(), tr.Step(), tr.Iteration())
+	}
+	for i, o := range back.vec.Obs() {
+		if o != 0 {
+			t.Fatalf("instance %d resumes at t = %v, want a fresh episode (0)", i, o)
+		}
+	}
+	if _, err := back.Iterate(); err != nil {
+		t.Fatal(err)
+	}
 }

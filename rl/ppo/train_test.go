@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gdt-ml/gdt/linalg"
+	"github.com/gdt-ml/gdt/metrics"
 	_ "github.com/gdt-ml/gdt/rl/env/classic"
 	"github.com/gdt-ml/gdt/rl/policy"
 )
@@ -67,9 +68,9 @@ func TestCartPoleImproves(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("test return %.1f → %.1f after %d steps in %v (%.0f steps/s); pruned tree %d nodes; %d observations compared",
-		Mean(before), Mean(after), tr.Step(), time.Since(start), float64(tr.Step())/tr.TrainSeconds(), pruned.NumNodes(), visited)
-	if !(Mean(after) > math.Max(2*Mean(before), 150)) {
-		t.Errorf("return %.1f → %.1f: no clear improvement", Mean(before), Mean(after))
+		metrics.Mean(before), metrics.Mean(after), tr.Step(), time.Since(start), float64(tr.Step())/tr.TrainSeconds(), pruned.NumNodes(), visited)
+	if !(metrics.Mean(after) > math.Max(2*metrics.Mean(before), 150)) {
+		t.Errorf("return %.1f → %.1f: no clear improvement", metrics.Mean(before), metrics.Mean(after))
 	}
 	h := tr.History()
 	if len(h) == 0 || len(h[len(h)-1].Test) != 5 {

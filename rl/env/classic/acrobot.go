@@ -32,8 +32,8 @@ const (
 // lifts the tip above the bar (−cos θ1 − cos(θ1+θ2) > 1), which terminates
 // the episode; cut at 500 steps.
 type Acrobot struct {
-	s   [4]float32 // θ1, θ2, θ̇1, θ̇2
-	src source
+	s [4]float32 // θ1, θ2, θ̇1, θ̇2
+	source
 }
 
 // NewAcrobot returns an Acrobot seeded with 0.
@@ -61,12 +61,12 @@ func (a *Acrobot) Spec() env.Spec {
 }
 
 // Seed reseeds the generator of initial states.
-func (a *Acrobot) Seed(seed uint64) { a.src.seed(seed) }
+func (a *Acrobot) Seed(seed uint64) { a.source.seed(seed) }
 
 // Reset draws θ1, θ2, θ̇1, θ̇2 from U(−0.1, 0.1).
 func (a *Acrobot) Reset(obs []float32) {
 	for i := range a.s {
-		a.s[i] = a.src.uniform(-0.1, 0.1)
+		a.s[i] = a.source.uniform(-0.1, 0.1)
 	}
 	a.observe(obs)
 }
@@ -166,9 +166,3 @@ func wrapAngle(x float32) float32 {
 	}
 	return x
 }
-
-// AppendRandState appends the generator's state to b (env.RandStater).
-func (a *Acrobot) AppendRandState(b []byte) []byte { return a.src.appendState(b) }
-
-// SetRandState restores a generator state AppendRandState wrote.
-func (a *Acrobot) SetRandState(b []byte) error { return a.src.setState(b) }

@@ -25,7 +25,7 @@ const (
 // |x| > 2.4 or |θ| > 12°, and is cut at 500 steps.
 type CartPole struct {
 	x, xDot, theta, thetaDot float32
-	src                      source
+	source
 }
 
 // NewCartPole returns a CartPole seeded with 0.
@@ -51,14 +51,14 @@ func (c *CartPole) Spec() env.Spec {
 }
 
 // Seed reseeds the generator of initial states.
-func (c *CartPole) Seed(seed uint64) { c.src.seed(seed) }
+func (c *CartPole) Seed(seed uint64) { c.source.seed(seed) }
 
 // Reset draws every state component from U(−0.05, 0.05).
 func (c *CartPole) Reset(obs []float32) {
-	c.x = c.src.uniform(-0.05, 0.05)
-	c.xDot = c.src.uniform(-0.05, 0.05)
-	c.theta = c.src.uniform(-0.05, 0.05)
-	c.thetaDot = c.src.uniform(-0.05, 0.05)
+	c.x = c.source.uniform(-0.05, 0.05)
+	c.xDot = c.source.uniform(-0.05, 0.05)
+	c.theta = c.source.uniform(-0.05, 0.05)
+	c.thetaDot = c.source.uniform(-0.05, 0.05)
 	c.observe(obs)
 }
 
@@ -86,9 +86,3 @@ func (c *CartPole) Step(action, obs []float32) (float32, bool) {
 	term := c.x < -cpXMax || c.x > cpXMax || c.theta < -cpThetaMax || c.theta > cpThetaMax
 	return 1, term
 }
-
-// AppendRandState appends the generator's state to b (env.RandStater).
-func (c *CartPole) AppendRandState(b []byte) []byte { return c.src.appendState(b) }
-
-// SetRandState restores a generator state AppendRandState wrote.
-func (c *CartPole) SetRandState(b []byte) error { return c.src.setState(b) }

@@ -32,13 +32,14 @@ func init() {
 // environment; the seed picks the state.
 const pcgStream = 0x9e3779b97f4a7c15
 
-// source draws the random initial states of an environment.
+// source draws the random initial states of an environment. Embedded in
+// every classic environment, it gives them env.RandStater.
 type source struct{ pcg rand.PCG }
 
 func (s *source) seed(seed uint64) { s.pcg.Seed(seed, pcgStream) }
 
-// appendState appends the generator's state to b (env.RandStater).
-func (s *source) appendState(b []byte) []byte {
+// AppendRandState appends the generator's state to b (env.RandStater).
+func (s *source) AppendRandState(b []byte) []byte {
 	b, err := s.pcg.AppendBinary(b)
 	if err != nil { // rand.PCG's AppendBinary never fails
 		panic(err)
@@ -46,8 +47,8 @@ func (s *source) appendState(b []byte) []byte {
 	return b
 }
 
-// setState restores a state appendState wrote.
-func (s *source) setState(b []byte) error {
+// SetRandState restores a generator state AppendRandState wrote.
+func (s *source) SetRandState(b []byte) error {
 	var p rand.PCG
 	if err := p.UnmarshalBinary(b); err != nil {
 		return fmt.Errorf("generator state of %d bytes: %w", len(b), err)

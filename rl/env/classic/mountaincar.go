@@ -31,7 +31,7 @@ type MountainCarContinuous struct {
 	GymnasiumWall bool
 
 	pos, vel float32
-	src      source
+	source
 }
 
 // NewMountainCarContinuous returns a MountainCarContinuous with gymnax's
@@ -59,11 +59,11 @@ func (m *MountainCarContinuous) Spec() env.Spec {
 }
 
 // Seed reseeds the generator of initial states.
-func (m *MountainCarContinuous) Seed(seed uint64) { m.src.seed(seed) }
+func (m *MountainCarContinuous) Seed(seed uint64) { m.source.seed(seed) }
 
 // Reset draws the position from U(−0.6, −0.4) with velocity 0.
 func (m *MountainCarContinuous) Reset(obs []float32) {
-	m.pos = m.src.uniform(-0.6, -0.4)
+	m.pos = m.source.uniform(-0.6, -0.4)
 	m.vel = 0
 	obs[0], obs[1] = m.pos, m.vel
 }
@@ -93,9 +93,3 @@ func (m *MountainCarContinuous) Step(action, obs []float32) (float32, bool) {
 	}
 	return reward, term
 }
-
-// AppendRandState appends the generator's state to b (env.RandStater).
-func (m *MountainCarContinuous) AppendRandState(b []byte) []byte { return m.src.appendState(b) }
-
-// SetRandState restores a generator state AppendRandState wrote.
-func (m *MountainCarContinuous) SetRandState(b []byte) error { return m.src.setState(b) }

@@ -26,7 +26,7 @@ const (
 // normalised to [−π, π); it never terminates and is cut at 200 steps.
 type Pendulum struct {
 	theta, thetaDot float32
-	src             source
+	source
 }
 
 // NewPendulum returns a Pendulum seeded with 0.
@@ -53,12 +53,12 @@ func (p *Pendulum) Spec() env.Spec {
 }
 
 // Seed reseeds the generator of initial states.
-func (p *Pendulum) Seed(seed uint64) { p.src.seed(seed) }
+func (p *Pendulum) Seed(seed uint64) { p.source.seed(seed) }
 
 // Reset draws θ from U(−π, π) and θ̇ from U(−1, 1).
 func (p *Pendulum) Reset(obs []float32) {
-	p.theta = p.src.uniform(-pdPi, pdPi)
-	p.thetaDot = p.src.uniform(-1, 1)
+	p.theta = p.source.uniform(-pdPi, pdPi)
+	p.thetaDot = p.source.uniform(-1, 1)
 	p.observe(obs)
 }
 
@@ -97,9 +97,3 @@ func angleNormalize(x float32) float32 {
 	}
 	return r - pdPi
 }
-
-// AppendRandState appends the generator's state to b (env.RandStater).
-func (p *Pendulum) AppendRandState(b []byte) []byte { return p.src.appendState(b) }
-
-// SetRandState restores a generator state AppendRandState wrote.
-func (p *Pendulum) SetRandState(b []byte) error { return p.src.setState(b) }
