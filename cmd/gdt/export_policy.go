@@ -37,7 +37,10 @@ func exportPolicy(path, out, prune string, final, asJSON bool, stdout io.Writer)
 		return err
 	}
 	cfg := tr.Config()
-	actor, what := runPolicy(tr, final)
+	actor, what, err := runPolicy(tr, final)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	p, err := export.PolicyOf(actor, tr.Spec(), prune)
 	if err != nil {
 		return fmt.Errorf("%s: %s policy: %w", path, cfg.Method, err)

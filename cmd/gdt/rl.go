@@ -77,11 +77,26 @@ type rlSummary struct {
 	rlPolicySummary
 	// Note says why the test return is no independent estimate of the
 	// delivered policy (oneEpisodeNote); empty otherwise.
-	Note  string          `json:"note,omitempty"`
-	Final rlPolicySummary `json:"final"`
-	// Restarts counts the restarts of a training that had not learned
-	// (ppo.Config.RestartAfter); the final policy is the last attempt's.
-	Restarts int `json:"restarts"`
+	Note string `json:"note,omitempty"`
+	// Final is the final policy; null when the training diverged (its
+	// parameters are not finite: there is no final policy).
+	Final *rlPolicySummary `json:"final"`
+	// Restarts counts the restarts of the run (ppo.Config.RestartAfter);
+	// the final policy is the last attempt's. RestartReasons says why,
+	// one per restart: ppo.RestartNotLearned or ppo.RestartDiverged.
+	Restarts       int      `json:"restarts"`
+	RestartReasons []string `json:"restart_reasons,omitempty"`
+	// Diverged, when the training diverged with no restart left, says
+	// where: the run ended there and delivers its best-validation policy.
+	Diverged *rlDivergence `json:"diverged,omitempty"`
+}
+
+// rlDivergence is ppo.Divergence in result.json.
+type rlDivergence struct {
+	Step      int    `json:"step"`
+	Iteration int    `json:"iteration"`
+	Attempt   int    `json:"attempt"`
+	Cause     string `json:"cause"`
 }
 
 // rlPolicySummary describes one policy of a run in result.json: the step
@@ -158,32 +173,9 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs.Usage()
 		return fmt.Errorf("%w: --env and --out are required", errUsage)
 	}
-	cfg, err := methods.Preset(*envID, *method)
+	cfg, err := rlTrainConfig(*envID, *method, *profile, *algo, *steps, *seed, sets)
 	if err != nil {
-		return fmt.Errorf("%w: --method: %v", errUsage, err)
-	}
-	if _, err := env.Make(*envID); err != nil {
-		return fmt.Errorf("%w: --env: %v", errUsage, err)
-	}
-	cfg.TotalSteps, cfg.Seed = *steps, *seed
-	if err := cfg.SetProfile(*profile); err != nil {
-		return fmt.Errorf("%w: --profile: %v", errUsage, err)
-	}
-	if err := cfg.SetAlgorithm(*algo); err != nil {
-		return fmt.Errorf("%w: --algorithm: %v", errUsage, err)
-	}
-	keys := make([]string, 0, len(sets))
-	for k := range sets {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err := cfg.Set(k, sets[k]); err != nil {
-			return fmt.Errorf("%w: --set: %v", errUsage, err)
-		}
-	}
-	if err := cfg.Validate(); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return err
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -222,13 +214,19 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if p.Eval != nil {
 			valid = p.Eval.Validation
 		}
-		if p.Restarted {
+		switch {
+		case p.Restarted && p.Diverged != nil:
+			fmt.Fprintf(stderr, "\nstep %d: the training diverged (%s); restart %d with a new training seed and the remaining budget\n",
+				p.Step, p.Diverged.Cause, p.Attempt)
+		case p.Restarted:
 			why := "the training has not learned"
 			if cfg.RestartMargin >= 1 {
 				why = "restart_margin ≥ 1: every attempt restarts"
 			}
 			fmt.Fprintf(stderr, "\nstep %d: %s (validation %.2f); restart %d with a new training seed and the remaining budget\n",
 				p.Step, why, p.Eval.Selection, p.Attempt)
+		case p.Diverged != nil:
+			fmt.Fprintf(stderr, "\nstep %d: the training diverged (%s) with no restart left; the run ends here\n", p.Step, p.Diverged.Cause)
 		}
 		bar.update(p.Step, p.Total, fmt.Sprintf("%.0f steps/s, recent return %.1f, validation %.1f", p.StepsPerSec, p.RecentReturn, valid))
 		if time.Since(lastSave) >= *every {
@@ -271,14 +269,17 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "delivered policy: %s\n", what)
 	if sum.Restarts > 0 {
-		fmt.Fprintf(stdout, "restarts: %d (the final policy is the last attempt's)\n", sum.Restarts)
+		fmt.Fprintf(stdout, "restarts: %d (%s; the final policy is the last attempt's)\n", sum.Restarts, strings.Join(sum.RestartReasons, ", "))
 	}
 	if sum.TreeNodes > 0 {
 		fmt.Fprintf(stdout, "pruned tree: %d nodes\n", sum.TreeNodes)
 	}
 	fmt.Fprintf(stdout, "validation return: %.2f\n", sum.Validation)
 	fmt.Fprintf(stdout, "test return: %.2f\n", sum.TestMean)
-	if sum.Policy == policyBest {
+	if d := sum.Diverged; d != nil {
+		fmt.Fprintf(stdout, "final policy: none, the training diverged at step %d of %d (%s)\n", d.Step, cfg.TotalSteps, d.Cause)
+		fmt.Fprintf(stdout, "warning: the training diverged at step %d and ended there; the delivered policy is the best on validation before it\n", d.Step)
+	} else if sum.Policy == policyBest {
 		fmt.Fprintf(stdout, "final policy (step %d): validation %.2f, test return %.2f", sum.Final.Step, sum.Final.Validation, sum.Final.TestMean)
 		if sum.Final.TreeNodes > 0 {
 			fmt.Fprintf(stdout, ", %d nodes", sum.Final.TreeNodes)
@@ -291,18 +292,64 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// rlTrainConfig is the configuration of gdt rl train's flags: the
+// method's preset on the environment with the budget, seed, profile,
+// algorithm and --set options (applied in key order).
+func rlTrainConfig(envID, method, profile, algo string, steps, seed int, sets map[string]string) (ppo.Config, error) {
+	cfg, err := methods.Preset(envID, method)
+	if err != nil {
+		return cfg, fmt.Errorf("%w: --method: %v", errUsage, err)
+	}
+	if _, err := env.Make(envID); err != nil {
+		return cfg, fmt.Errorf("%w: --env: %v", errUsage, err)
+	}
+	cfg.TotalSteps, cfg.Seed = steps, seed
+	if err := cfg.SetProfile(profile); err != nil {
+		return cfg, fmt.Errorf("%w: --profile: %v", errUsage, err)
+	}
+	if err := cfg.SetAlgorithm(algo); err != nil {
+		return cfg, fmt.Errorf("%w: --algorithm: %v", errUsage, err)
+	}
+	keys := make([]string, 0, len(sets))
+	for k := range sets {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := cfg.Set(k, sets[k]); err != nil {
+			return cfg, fmt.Errorf("%w: --set: %v", errUsage, err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return cfg, nil
+}
+
 // summarise describes a finished run for result.json: the delivered
 // policy and the final one. The final evaluation played the test episodes
-// with both (a best policy exists only with validation episodes).
+// with both (a best policy exists only with validation episodes). A run
+// that diverged has no final policy: its best-validation policy's test
+// episodes were played when it ended.
 func summarise(tr *ppo.Trainer) (rlSummary, error) {
 	cfg := tr.Config()
 	sum := rlSummary{Env: cfg.Env, Method: cfg.Method, Algorithm: cfg.Algorithm, Profile: cfg.Profile, Seed: cfg.Seed,
 		Steps: tr.Step(), TrainSeconds: tr.TrainSeconds(), EvalSeconds: tr.EvalSeconds(), Note: oneEpisodeNote(tr.Spec()), Restarts: tr.Attempt()}
+	for _, r := range tr.Restarts() {
+		sum.RestartReasons = append(sum.RestartReasons, r.Reason)
+	}
 	if tr.TrainSeconds() > 0 {
 		sum.StepsPerSec = float64(tr.Step()) / tr.TrainSeconds()
 	}
-	f := &sum.Final
-	f.Step = tr.Step()
+	if d, ok := tr.Diverged(); ok {
+		a, b, _ := tr.BestActor() // a diverged run has one (ppo.Trainer.Diverged)
+		sum.Diverged = &rlDivergence{Step: d.Step, Iteration: d.Iteration, Attempt: d.Attempt, Cause: d.Cause}
+		sum.Policy = policyBest
+		sum.rlPolicySummary = rlPolicySummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: metrics.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
+		return sum, nil
+	}
+	f := &rlPolicySummary{Step: tr.Step()}
+	sum.Final = f
 	h := tr.History()
 	if len(h) > 0 {
 		f.Validation = h[len(h)-1].Selection
@@ -343,16 +390,25 @@ func prunedNodes(tr *ppo.Trainer, a policy.Actor) int {
 // export: the delivered one, or with final the final one, and a
 // description of it ("the delivered policy: the best on validation, step N
 // of M (validation V)" / "the final policy after N steps"). A run without
-// a best-validation policy delivers its final one.
-func runPolicy(tr *ppo.Trainer, final bool) (policy.Actor, string) {
+// a best-validation policy delivers its final one; a run that diverged
+// has no final policy (an error with final).
+func runPolicy(tr *ppo.Trainer, final bool) (policy.Actor, string, error) {
+	d, diverged := tr.Diverged()
 	if final {
-		return tr.Actor(), fmt.Sprintf("the final policy after %d steps", tr.Step())
+		if diverged {
+			return nil, "", fmt.Errorf("the run has no final policy: its training diverged at step %d (%s); leave out --final for the delivered one", d.Step, d.Cause)
+		}
+		return tr.Actor(), fmt.Sprintf("the final policy after %d steps", tr.Step()), nil
 	}
 	a, b, ok := tr.BestActor()
 	if !ok {
-		return tr.Actor(), fmt.Sprintf("the delivered policy: the final one after %d steps (the run has no best-validation policy)", tr.Step())
+		return tr.Actor(), fmt.Sprintf("the delivered policy: the final one after %d steps (the run has no best-validation policy)", tr.Step()), nil
 	}
-	return a, fmt.Sprintf("the delivered policy: the best on validation, step %d of %d (validation %.2f)", b.Step, tr.Step(), b.Validation)
+	what := fmt.Sprintf("the delivered policy: the best on validation, step %d of %d (validation %.2f)", b.Step, tr.Step(), b.Validation)
+	if diverged {
+		what = fmt.Sprintf("the delivered policy: the best on validation, step %d (validation %.2f); the training diverged at step %d", b.Step, b.Validation, d.Step)
+	}
+	return a, what, nil
 }
 
 // finalFlag declares --final on eval, show and export.
@@ -388,7 +444,10 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	cfg := tr.Config()
-	actor, what := runPolicy(tr, *final)
+	actor, what, err := runPolicy(tr, *final)
+	if err != nil {
+		return fmt.Errorf("%s: %w", arg, err)
+	}
 	rets, err := ppo.Returns(tr.Maker(), *seed, *episodes, actor, nil)
 	if err != nil {
 		return err
@@ -445,7 +504,10 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	actor, what := runPolicy(tr, *final)
+	actor, what, err := runPolicy(tr, *final)
+	if err != nil {
+		return fmt.Errorf("%s: %w", arg, err)
+	}
 	if *asJSON {
 		*format = "json"
 	}

@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gdt-ml/gdt/metrics"
+	"github.com/gdt-ml/gdt/rl/methods"
 )
 
 // TestRLTrainEvalShow trains a tiny SYMPOL policy on CartPole through the
@@ -185,4 +187,96 @@ func readSummary(t *testing.T, dir string) rlSummary {
 		t.Fatal(err)
 	}
 	return sum
+}
+
+// TestRLDiverged checks what gdt rl train, eval and export say of a
+// training that diverged. With restarts left it restarts (the reason
+// printed); a training that diverges before its first evaluation, with no
+// restart left, fails naming the tensor. A run that diverged after an
+// evaluation with no restart left (made here by a NaN put into its actor,
+// the run's checkpoint then resumed by the CLI) ends there and delivers
+// its best-validation policy: a warning, result.json's "diverged" and a
+// null "final", eval of the delivered policy, and no --final policy.
+func TestRLDiverged(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	_, errOut, code := gdt(t, "rl", "train", "--env", "CartPole-v1", "--steps", "3000", "--out", filepath.Join(t.TempDir(), "nan"), "--quiet",
+		"--set", "critic_width=16", "--set", "n_steps=128", "--set", "learning_rate_critic=1e30")
+	for _, want := range []string{"the training diverged (critic tensor ", "restart 2 with a new training seed",
+		"training diverged: critic tensor ", "after iteration 3 (step ", ", after 2 restarts), with no best-validation policy"} {
+		if code == 0 || !strings.Contains(errOut, want) {
+			t.Errorf("a training diverging at once: exit %d, output lacks %q:\n%s", code, want, errOut)
+		}
+	}
+
+	sets := map[string]string{"critic_width": "16", "n_steps": "128", "eval_freq": "500", "restarts": "0"}
+	args := []string{"rl", "train", "--env", "CartPole-v1", "--steps", "3000", "--out", dir, "--quiet"}
+	for k, v := range sets {
+		args = append(args, "--set", k+"="+v)
+	}
+	cfg, err := rlTrainConfig("CartPole-v1", "sympol", "default", "ppo", 3000, 142, sets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := methods.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if i == 2 {
+			ts := tr.Actor().Tensors()
+			ts[0].Value[0] = float32(math.NaN())
+			tr.Actor().Changed()
+		}
+		if _, err := tr.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, ok := tr.Diverged()
+	if !ok {
+		t.Fatal("the run did not end diverged")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Save(filepath.Join(dir, rlCheckpoint)); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := gdt(t, args...)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errOut)
+	}
+	sum := readSummary(t, dir)
+	if sum.Diverged == nil || sum.Diverged.Step != d.Step || sum.Diverged.Iteration != 3 || !strings.HasPrefix(sum.Diverged.Cause, "actor tensor ") ||
+		sum.Final != nil || sum.Policy != policyBest || sum.Steps != d.Step || sum.Step >= d.Step || len(sum.Test) != 5 || sum.TestMean != metrics.Mean(sum.Test) {
+		t.Fatalf("result.json of a diverged run: %+v (diverged %+v, final %+v)", sum, sum.Diverged, sum.Final)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), `"final": null`) {
+		t.Errorf("result.json:\n%s", raw)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("delivered policy: the best on validation, step %d of %d\n", sum.Step, sum.Steps),
+		fmt.Sprintf("test return: %.2f\n", sum.TestMean),
+		fmt.Sprintf("final policy: none, the training diverged at step %d of 3000 (actor tensor ", d.Step),
+		fmt.Sprintf("warning: the training diverged at step %d and ended there; the delivered policy is the best on validation before it\n", d.Step),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("train output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "NaN") != 1 || strings.Contains(out, "final policy (step") { // the cause names the NaN parameter
+		t.Errorf("train output reports the final policy or a NaN figure:\n%s", out)
+	}
+	out, errOut, code = gdt(t, "rl", "eval", dir)
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("test return: %.2f\n", sum.TestMean)) || !strings.Contains(out, fmt.Sprintf("the training diverged at step %d", d.Step)) {
+		t.Errorf("eval: exit %d:\n%s%s", code, out, errOut)
+	}
+	for _, sub := range [][]string{{"rl", "eval", dir, "--final"}, {"rl", "show", dir, "--final"}, {"export", dir, "--out", filepath.Join(t.TempDir(), "p.onnx"), "--final"}} {
+		if _, errOut, code := gdt(t, sub...); code == 0 || !strings.Contains(errOut, "no final policy: its training diverged at step") {
+			t.Errorf("%v: exit %d: %s", sub, code, errOut)
+		}
+	}
 }

@@ -49,6 +49,14 @@ type checkpoint struct {
 	AttemptBestTrain                     float64 // the attempt's best training-episode return
 	// Envs holds the environments' episodes in progress (version 3 on).
 	Envs *env.VecState
+	// RestartLog holds the run's restarts (Trainer.Restarts); files
+	// written before it load with the missing ones as RestartNotLearned,
+	// the only reason then (restartLog).
+	RestartLog []Restart
+	// Diverged is the divergence that ended the run (Trainer.Diverged):
+	// the actor, the critic and their optimisers then hold the diverged
+	// update's values, which need not be finite.
+	Diverged *Divergence
 }
 
 // checkpointBest is the saved best-validation policy.
@@ -100,7 +108,7 @@ func (t *Trainer) Save(path string) error {
 		Actor: tensorMap(t.actor.Tensors()), Critic: tensorMap(t.critic.Tensors()),
 		ActorOpt: t.aOpt.State(), CriticOpt: t.cOpt.State(), Plateau: t.plat.State(),
 		Attempt: t.at.n, AttemptStep: t.at.step, AttemptIter: t.at.iter, AttemptRec: t.at.rec, AttemptJudged: t.at.judged,
-		AttemptBestTrain: t.at.bestTrain, Envs: &envs,
+		AttemptBestTrain: t.at.bestTrain, Envs: &envs, RestartLog: t.restarts, Diverged: t.diverged,
 	}
 	if b := t.best; b != nil {
 		ck.Best = &checkpointBest{Iteration: b.info.Iteration, Step: b.info.Step, Validation: b.info.Validation,
@@ -215,6 +223,7 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 	}
 	t.iter, t.global, t.evalr.Last, t.trainSec = ck.Iter, ck.Global, ck.EvalLast, ck.TrainSec
 	t.history, t.recentN, t.episodes = ck.History, ck.RecentN, ck.Episodes
+	t.restarts, t.diverged = restartLog(ck), ck.Diverged
 	if len(ck.Recent) == len(t.recent) {
 		copy(t.recent, ck.Recent)
 	}
@@ -301,18 +310,23 @@ func readCheckpoint(r io.Reader) (ck *checkpoint, err error) {
 			return nil, fmt.Errorf("History[%d]: SelectionSD = %v: expected a standard deviation ≥ 0", i, h.SelectionSD)
 		}
 	}
-	if err := finiteTensors("actor", ck.Actor); err != nil {
+	if err := checkRestarts(ck); err != nil {
 		return nil, err
 	}
-	if err := finiteTensors("critic", ck.Critic); err != nil {
-		return nil, err
-	}
-	for _, o := range []struct {
-		name string
-		st   *optim.State
-	}{{"actor optimiser", ck.ActorOpt}, {"critic optimiser", ck.CriticOpt}} {
-		if err := finiteState(o.name, o.st); err != nil {
+	if ck.Diverged == nil { // a diverged run's networks need not be finite: it never trains again
+		if err := finiteTensors("actor", ck.Actor); err != nil {
 			return nil, err
+		}
+		if err := finiteTensors("critic", ck.Critic); err != nil {
+			return nil, err
+		}
+		for _, o := range []struct {
+			name string
+			st   *optim.State
+		}{{"actor optimiser", ck.ActorOpt}, {"critic optimiser", ck.CriticOpt}} {
+			if err := finiteState(o.name, o.st); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if b := ck.Best; b != nil {
@@ -511,4 +525,50 @@ func checkBuild(cfg Config, ck *checkpoint) error {
 		}
 	}
 	return nil
+}
+
+// checkRestarts checks a checkpoint's restart log (at most one entry per
+// restart, known reasons, steps within the run) and its divergence (within
+// the run, in the current attempt, and with a best-validation policy: a
+// run without one fails instead of ending diverged).
+func checkRestarts(ck *checkpoint) error {
+	if ck.Attempt < 0 || len(ck.RestartLog) > ck.Attempt {
+		return fmt.Errorf("RestartLog: %d restarts in attempt %d: expected at most one per restart", len(ck.RestartLog), ck.Attempt)
+	}
+	for i, r := range ck.RestartLog {
+		if r.Step < 0 || r.Step > ck.Global || (r.Reason != RestartNotLearned && r.Reason != RestartDiverged) {
+			return fmt.Errorf("RestartLog[%d]: step %d, reason %q: expected a step in 0…%d and reason %q or %q",
+				i, r.Step, r.Reason, ck.Global, RestartNotLearned, RestartDiverged)
+		}
+	}
+	if d := ck.Diverged; d != nil {
+		if d.Step < 0 || d.Step > ck.Global || d.Iteration < 0 || d.Iteration > ck.Iter || d.Attempt != ck.Attempt {
+			return fmt.Errorf("Diverged: attempt %d, iteration %d, step %d: expected the checkpoint's attempt %d within its %d iterations and %d steps",
+				d.Attempt, d.Iteration, d.Step, ck.Attempt, ck.Iter, ck.Global)
+		}
+		if ck.Best == nil {
+			return errors.New("Diverged without a best-validation policy: such a run has nothing to deliver")
+		}
+	}
+	return nil
+}
+
+// restartLog returns the restart log of a checkpoint, completed for files
+// written before it existed, when every restart was RestartNotLearned: such
+// a restart followed an evaluation, the last of the attempt it ended, so
+// its step is that record's (the current attempt's start for the last).
+func restartLog(ck *checkpoint) []Restart {
+	log := append([]Restart(nil), ck.RestartLog...)
+	for k := len(log); k < ck.Attempt; k++ {
+		step := ck.AttemptStep
+		if k+1 < ck.Attempt {
+			for _, r := range ck.History {
+				if r.Attempt == k {
+					step = r.Step
+				}
+			}
+		}
+		log = append(log, Restart{Step: step, Reason: RestartNotLearned})
+	}
+	return log
 }

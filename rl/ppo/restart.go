@@ -67,7 +67,7 @@ func (t *Trainer) restartDue() bool {
 		return false
 	}
 	t.at.judged = true
-	return t.at.n < c.Restarts && c.TotalSteps-t.global >= budget && !learned(t.history[t.at.rec:], t.at.bestTrain, c.RestartMargin)
+	return t.mayRestart() && !learned(t.history[t.at.rec:], t.at.bestTrain, c.RestartMargin)
 }
 
 // learned reports whether a training has learned by the evaluations recs
@@ -93,9 +93,44 @@ func learned(recs []EvalRecord, bestTrain, margin float64) bool {
 	return best-first > margin*(max(best, bestTrain)-first)
 }
 
-// restart starts the next attempt at the current step (see attempt).
-func (t *Trainer) restart() error {
-	return t.become(attempt{n: t.at.n + 1, step: t.global, iter: t.iter, rec: len(t.history), bestTrain: math.Inf(-1)})
+// Restart reasons (Restart.Reason).
+const (
+	// RestartNotLearned: the restart rule found that the attempt had not
+	// learned (Config.RestartAfter, RestartMargin).
+	RestartNotLearned = "not learned"
+	// RestartDiverged: the attempt's update made a parameter non-finite
+	// (see Divergence).
+	RestartDiverged = "diverged"
+)
+
+// Restart records one restart of a run.
+type Restart struct {
+	Step   int    // run step at which the next attempt started
+	Reason string // RestartNotLearned or RestartDiverged
+}
+
+// Restarts returns the run's restarts, oldest first (as many as Attempt).
+func (t *Trainer) Restarts() []Restart { return append([]Restart(nil), t.restarts...) }
+
+// mayRestart reports whether the restart machinery allows another attempt
+// now: restarts are on (RestartAfter > 0), fewer than Restarts so far, and
+// at least RestartAfter·TotalSteps steps left.
+func (t *Trainer) mayRestart() bool {
+	c := t.cfg
+	if c.RestartAfter <= 0 || t.at.n >= c.Restarts {
+		return false
+	}
+	return c.TotalSteps-t.global >= int(math.Ceil(c.RestartAfter*float64(c.TotalSteps)))
+}
+
+// restart starts the next attempt at the current step (see attempt),
+// recording why.
+func (t *Trainer) restart(reason string) error {
+	if err := t.become(attempt{n: t.at.n + 1, step: t.global, iter: t.iter, rec: len(t.history), bestTrain: math.Inf(-1)}); err != nil {
+		return err
+	}
+	t.restarts = append(t.restarts, Restart{Step: t.global, Reason: reason})
+	return nil
 }
 
 // become replaces the trainer's training state (environments, networks,
@@ -111,7 +146,7 @@ func (t *Trainer) become(a attempt) error {
 	*t = *n
 	t.cfg = run.cfg
 	t.iter, t.global, t.trainSec, t.rolloutSec, t.evalSec = run.iter, run.global, run.trainSec, run.rolloutSec, run.evalSec
-	t.history, t.best = run.history, run.best
+	t.history, t.best, t.restarts = run.history, run.best, run.restarts
 	t.recent, t.recentN, t.episodes = run.recent, run.recentN, run.episodes
 	a.seed = c.Seed
 	t.at = a

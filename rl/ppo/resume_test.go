@@ -2,6 +2,7 @@ package ppo
 
 import (
 	"bytes"
+	"encoding/gob"
 	"math"
 	"os"
 	"path/filepath"
@@ -119,6 +120,9 @@ func trainerDiff(a, b *Trainer) string {
 	if !reflect.DeepEqual(a.History(), b.History()) {
 		return "evaluation history"
 	}
+	if !reflect.DeepEqual(a.Restarts(), b.Restarts()) || !reflect.DeepEqual(a.diverged, b.diverged) {
+		return "restarts or divergence"
+	}
 	if !sameBits64(a.recent, b.recent) {
 		return "recent training returns"
 	}
@@ -130,7 +134,7 @@ func trainerDiff(a, b *Trainer) string {
 			return n.name + " parameters"
 		}
 	}
-	if !reflect.DeepEqual(a.aOpt.State(), b.aOpt.State()) || !reflect.DeepEqual(a.cOpt.State(), b.cOpt.State()) {
+	if !sameGob(a.aOpt.State(), b.aOpt.State()) || !sameGob(a.cOpt.State(), b.cOpt.State()) {
 		return "optimiser states"
 	}
 	if (a.best == nil) != (b.best == nil) || a.best != nil && (a.best.info.Iteration != b.best.info.Iteration ||
@@ -223,4 +227,15 @@ func TestResumeWithoutRandState(t *testing.T) {
 	if _, err := back.Iterate(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// sameGob reports whether x and y encode to the same gob bytes: equal bit
+// for bit, NaNs included (a diverged run's optimiser holds some), where
+// reflect.DeepEqual calls NaN unequal to itself.
+func sameGob(x, y any) bool {
+	var a, b bytes.Buffer
+	if gob.NewEncoder(&a).Encode(x) != nil || gob.NewEncoder(&b).Encode(y) != nil {
+		return false
+	}
+	return bytes.Equal(a.Bytes(), b.Bytes())
 }

@@ -23,10 +23,16 @@ type Progress struct {
 	RecentReturn float64 // mean return of the last (up to) 20 finished training episodes; NaN before the first
 	Episodes     int     // finished training episodes
 	Eval         *EvalRecord
-	// Restarted reports that the evaluation of this iteration found that
-	// the training had not learned and restarted it (Config.RestartAfter):
-	// the next iteration is the first of attempt Attempt.
+	// Restarted reports that the training restarted after this iteration
+	// (Config.RestartAfter): its evaluation found that the training had not
+	// learned, or, with Diverged, its update made a parameter non-finite.
+	// The next iteration is the first of attempt Attempt.
 	Restarted bool
+	// Diverged, when not nil, reports that this iteration's update made a
+	// parameter NaN or infinite: with Restarted the run goes on with a
+	// fresh attempt, otherwise it has ended there and delivers its
+	// best-validation policy (Trainer.Diverged).
+	Diverged *Divergence
 	// LastTest, with Restarted, holds the test-episode returns of the
 	// attempt's last actor, played before the restart replaced it (for
 	// studies: the trainer's Actor is already the new attempt's). The
@@ -84,8 +90,10 @@ type Trainer struct {
 	evalSec      float64
 	at           attempt // the current training attempt (restarts)
 	history      []EvalRecord
-	best         *bestState // best-validation policy (see Best); nil while there is none
-	recent       []float64  // ring of recent episode returns
+	restarts     []Restart   // the run's restarts, oldest first (len = at.n)
+	diverged     *Divergence // the divergence that ended the run; nil while it has not
+	best         *bestState  // best-validation policy (see Best); nil while there is none
+	recent       []float64   // ring of recent episode returns
 	recentN      int
 	episodes     int
 
@@ -329,8 +337,9 @@ func (t *Trainer) LastRollout() (obs, actions []float32, n int) {
 	return t.obs[:t.lastN*t.F], t.act[:t.lastN*t.AD], t.lastN
 }
 
-// Done reports whether the budget is used up.
-func (t *Trainer) Done() bool { return t.global >= t.cfg.TotalSteps }
+// Done reports whether the run has ended: its budget is used up, or its
+// training diverged with no restart left (Diverged).
+func (t *Trainer) Done() bool { return t.global >= t.cfg.TotalSteps || t.diverged != nil }
 
 // streamSeed derives the seed of one random stream of one iteration.
 func streamSeed(seed, iter, purpose int) uint32 {
@@ -366,6 +375,9 @@ func (t *Trainer) Run(ctx context.Context, after func(Progress) error) error {
 // Iterate runs one iteration: rollout, GAE, update and, when due,
 // evaluation (spec §3.1).
 func (t *Trainer) Iterate() (Progress, error) {
+	if d := t.diverged; d != nil {
+		return Progress{}, fmt.Errorf("%w at step %d: the run has ended (%s)", ErrDiverged, d.Step, d.Cause)
+	}
 	start := time.Now()
 	cfg := t.cfg
 	t.iter++
@@ -385,14 +397,15 @@ func (t *Trainer) Iterate() (Progress, error) {
 	if err := t.update(T, K, rng.New(streamSeed(t.at.seed, relIter, 2))); err != nil {
 		return Progress{}, err
 	}
-	if err := t.checkFinite(); err != nil {
-		return Progress{}, err
-	}
+	div := t.nonFinite()
 	el := time.Since(start).Seconds()
 	t.trainSec += el
 	p := Progress{Iteration: t.iter, Step: t.global, Total: cfg.TotalSteps, Episodes: t.episodes, RecentReturn: t.recentMean()}
 	if t.trainSec > 0 {
 		p.StepsPerSec = float64(t.global) / t.trainSec
+	}
+	if div != nil {
+		return t.diverge(p, div)
 	}
 	if ev, test := t.evalr.Due(relIter, rel, t.global-t.at.step); ev || t.Done() {
 		rec, err := t.evaluate(test || t.Done())
@@ -406,7 +419,7 @@ func (t *Trainer) Iterate() (Progress, error) {
 					return p, err
 				}
 			}
-			if err := t.restart(); err != nil {
+			if err := t.restart(RestartNotLearned); err != nil {
 				return p, err
 			}
 			p.Restarted = true
@@ -414,30 +427,6 @@ func (t *Trainer) Iterate() (Progress, error) {
 	}
 	p.Attempt = t.at.n
 	return p, nil
-}
-
-// ErrDiverged marks a training whose parameters stopped being finite.
-var ErrDiverged = errors.New("training diverged")
-
-// checkFinite returns ErrDiverged, naming the tensor, the iteration and the
-// step, when an actor or critic parameter is NaN or infinite after an
-// update: such a run cannot recover, and without the check it would run to
-// its budget reporting NaN returns.
-func (t *Trainer) checkFinite() error {
-	for _, net := range []struct {
-		name string
-		n    policy.Net
-	}{{"actor", t.actor}, {"critic", t.critic}} {
-		for _, ts := range net.n.Tensors() {
-			for i, v := range ts.Value {
-				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-					return fmt.Errorf("%w: %s tensor %s[%d] = %v after iteration %d (step %d); lower the learning rates or the entropy coefficient",
-						ErrDiverged, net.name, ts.Name, i, v, t.iter, t.global)
-				}
-			}
-		}
-	}
-	return nil
 }
 
 func (t *Trainer) recentMean() float64 {
