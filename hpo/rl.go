@@ -140,7 +140,9 @@ func RLConfig(envID, method, profile string, steps, seed int, opts map[string]st
 // complete by then). The
 // trainings of one configuration share one evaluation schedule, so the
 // reports of different trials at the same step describe the same stage
-// of training.
+// of training. A training that diverges with no restart left ends there
+// (ppo.Trainer.Diverged) and counts with its last evaluation's validation
+// return; one that diverges before any evaluation fails the trial.
 func RLObjective(setup RLSetup) (Objective, error) {
 	setup = setup.withDefaults()
 	if !IsRLKind(setup.Method) {

@@ -169,9 +169,13 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 	os.Remove(opt.CheckpointDir) // only if empty
 	nErr := 0
 	for _, r := range rows {
-		if r.Err != "" {
+		switch {
+		case r.Err != "":
 			nErr++
 			fmt.Fprintf(stderr, "gdt rl bench: %s %s seed %d: %s\n", r.Env, r.Method, r.Seed, r.Err)
+		case r.DivergedStep != 0:
+			fmt.Fprintf(stderr, "gdt rl bench: warning: %s %s seed %d: the training diverged at step %d and ended there; no final policy (diverged_step in %s)\n",
+				r.Env, r.Method, r.Seed, r.DivergedStep, *out)
 		}
 	}
 	var show []rlbench.Row
@@ -327,7 +331,8 @@ func rlRowsJSON(rows []rlbench.Row) []map[string]any {
 			"variant": r.Variant, "steps": r.Steps, "trained_steps": r.TrainedSteps, "validation_return": jsonFloat(r.ValReturn),
 			"test_return": jsonFloat(r.TestReturn), "tree_nodes": r.TreeNodes, "seconds": jsonFloat(r.Seconds),
 			"validation_episodes": floats(r.ValEpisodes), "test_episodes": floats(r.TestEpisodes), "error": r.Err,
-			"best_validation_return": jsonFloat(r.BestValReturn), "best_test_return": jsonFloat(r.BestTestReturn), "best_step": r.BestStep}
+			"best_validation_return": jsonFloat(r.BestValReturn), "best_test_return": jsonFloat(r.BestTestReturn), "best_step": r.BestStep,
+			"restarts": r.Restarts, "restart_reasons": r.RestartReasons, "diverged_step": r.DivergedStep}
 	}
 	return out
 }

@@ -60,9 +60,19 @@ type Row struct {
 	// then NaN), as in files written before these columns existed.
 	BestValReturn, BestTestReturn float64
 	BestStep                      int
-	// Restarts counts the restarts of a training that had not learned
-	// (ppo.Config.RestartAfter; 0 in files written before the column).
-	Restarts int
+	// Restarts counts the restarts of the training (ppo.Config.RestartAfter;
+	// 0 in files written before the column) and RestartReasons says why,
+	// one per restart (ppo.RestartNotLearned or ppo.RestartDiverged; nil in
+	// files written before the column).
+	Restarts       int
+	RestartReasons []string
+	// DivergedStep, when not 0, is the step at which the training
+	// diverged with no restart left (ppo.Trainer.Diverged) and ended: the
+	// row is no error, its delivered policy is the best-validation one,
+	// and its final policy (and any model extracted from it) does not
+	// exist, so ValReturn and TestReturn are NaN and the episode lists
+	// empty.
+	DivergedStep int
 }
 
 // Delivered returns the mean test return of the policy the training

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/distill"
 	"github.com/gdt-ml/gdt/rl/methods"
+	"github.com/gdt-ml/gdt/rl/ppo"
 
 	_ "github.com/gdt-ml/gdt/rl/env/classic"
 )
@@ -339,29 +341,39 @@ func TestCheckpointResume(t *testing.T) {
 	}
 }
 
-// TestCSVBestColumns checks that the best-validation columns and the
-// restart count come last and survive a round trip, and that a file written before they existed (its
-// header and rows end at "error") still reads, as rows without a best.
+// TestCSVBestColumns checks that the best-validation columns, the
+// restart count and reasons and the divergence step come last and survive
+// a round trip, and that a file written before they existed (its header
+// and rows end at "error") still reads, as rows without a best.
 func TestCSVBestColumns(t *testing.T) {
-	if n := len(Header); Header[n-4] != "best_val_return" || Header[n-3] != "best_test_return" || Header[n-2] != "best_step" || Header[n-1] != "restarts" {
-		t.Fatalf("header ends %v", Header[n-4:])
+	if n := len(Header); !slices.Equal(Header[n-6:], []string{"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step"}) {
+		t.Fatalf("header ends %v", Header[n-6:])
 	}
 	rows := sampleRows()
-	rows[0].BestValReturn, rows[0].BestTestReturn, rows[0].BestStep, rows[0].Restarts = 480.5, 500, 2048, 1
+	rows[0].BestValReturn, rows[0].BestTestReturn, rows[0].BestStep, rows[0].Restarts = 480.5, 500, 2048, 2
+	rows[0].RestartReasons, rows[0].DivergedStep = []string{ppo.RestartNotLearned, ppo.RestartDiverged}, 4096
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(buf.String(), "\n")
-	if !strings.HasSuffix(lines[1], ",480.5,500,2048,1") || !strings.HasSuffix(lines[2], ",,,,0") {
+	if !strings.HasSuffix(lines[1], ",480.5,500,2048,2,not learned;diverged,4096") || !strings.HasSuffix(lines[2], ",,,,0,,") {
 		t.Errorf("rows end %q and %q", lines[1], lines[2])
 	}
 	back, err := ReadCSV(&buf, "r.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := back[0]; b.BestValReturn != 480.5 || b.BestTestReturn != 500 || b.BestStep != 2048 || b.Restarts != 1 {
-		t.Errorf("read back best (%v, %v, %d), restarts %d", b.BestValReturn, b.BestTestReturn, b.BestStep, b.Restarts)
+	if b := back[0]; b.BestValReturn != 480.5 || b.BestTestReturn != 500 || b.BestStep != 2048 || b.Restarts != 2 ||
+		!slices.Equal(b.RestartReasons, rows[0].RestartReasons) || b.DivergedStep != 4096 {
+		t.Errorf("read back best (%v, %v, %d), restarts %d %v, diverged at %d", b.BestValReturn, b.BestTestReturn, b.BestStep, b.Restarts, b.RestartReasons, b.DivergedStep)
+	}
+	if b := back[1]; b.RestartReasons != nil || b.DivergedStep != 0 {
+		t.Errorf("row without restarts read as %v, diverged at %d", b.RestartReasons, b.DivergedStep)
+	}
+	bad := strings.Replace(strings.Join(lines, "\n"), "not learned;diverged", "bored", 1)
+	if _, err := ReadCSV(strings.NewReader(bad), "bad.csv"); err == nil || !strings.Contains(err.Error(), "restart_reasons") {
+		t.Errorf("unknown restart reason: %v", err)
 	}
 	if b := back[1]; b.BestStep != 0 || !math.IsNaN(b.BestValReturn) || !math.IsNaN(b.BestTestReturn) {
 		t.Errorf("row without a best read as (%v, %v, %d)", b.BestValReturn, b.BestTestReturn, b.BestStep)
@@ -393,7 +405,7 @@ func TestCSVBestColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := recs[1]; len(l) != len(Header) || l[len(l)-4]+l[len(l)-3]+l[len(l)-2] != "" || l[len(l)-1] != "0" {
+	if l := recs[1]; len(l) != len(Header) || l[len(l)-6]+l[len(l)-5]+l[len(l)-4] != "" || l[len(l)-3] != "0" || l[len(l)-2]+l[len(l)-1] != "" {
 		t.Errorf("rewritten old row %q", l)
 	}
 }
@@ -611,5 +623,96 @@ func TestCurvesFile(t *testing.T) {
 	readCurves(filepath.Join(dir, "missing.curves"), got)
 	if len(got) != 0 {
 		t.Errorf("damaged or missing file read as %+v", got)
+	}
+}
+
+// TestDivergedTraining leaves the checkpoint of a training that diverged
+// with no restart left (a NaN put into its actor after two evaluated
+// iterations) where Run looks for it: the rows are no errors, say where
+// the training diverged, have no final policy (NaN, no episodes) nor a
+// model extracted from it, and the trained method's row delivers the
+// best-validation policy; the tables count the training as failed in the
+// final columns and say so.
+func TestDivergedTraining(t *testing.T) {
+	for _, methods_ := range [][]string{{SYMPOL}, {MLP, SADT5}} {
+		t.Run(methods_[0], func(t *testing.T) {
+			dir := t.TempDir()
+			opt := Options{Envs: []string{"CartPole-v1"}, Methods: methods_, Seeds: 1, Steps: 3000, CheckpointDir: dir,
+				Set: []string{"restarts=0", "eval_freq=500"}}
+			if err := opt.defaults(); err != nil {
+				t.Fatal(err)
+			}
+			js, err := opt.jobs()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := trainConfig(&opt, js[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := methods.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; i < 3; i++ {
+				if i == 2 {
+					ts := tr.Actor().Tensors()
+					ts[0].Value[0] = float32(math.NaN())
+					tr.Actor().Changed()
+				}
+				if _, err := tr.Iterate(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d, ok := tr.Diverged()
+			b, _ := tr.Best()
+			if !ok {
+				t.Fatal("the training did not end diverged")
+			}
+			path := filepath.Join(dir, checkpointName(&opt, js[0]))
+			if err := tr.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			rows, err := Run(context.Background(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != len(methods_) {
+				t.Fatalf("%d rows", len(rows))
+			}
+			for _, r := range rows {
+				if r.Err != "" || r.DivergedStep != d.Step || r.TrainedSteps != d.Step || !math.IsNaN(r.TestReturn) || !math.IsNaN(r.ValReturn) || r.TestEpisodes != nil || r.ValEpisodes != nil {
+					t.Errorf("%s row %+v", r.Method, r)
+				}
+				if d, best := r.Delivered(); best != (r.Method == methods_[0]) || best && d != metrics.Mean(b.Test) {
+					t.Errorf("%s row delivers %v (best %v), trainer's best %+v", r.Method, d, best, b)
+				}
+			}
+			if _, err := os.Stat(path); !os.IsNotExist(err) {
+				t.Errorf("checkpoint %s not removed (%v)", path, err)
+			}
+			var buf bytes.Buffer
+			if err := WriteCSV(&buf, rows); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ReadCSV(&buf, "d.csv")
+			if err != nil || back[0].DivergedStep != d.Step || back[0].Err != "" {
+				t.Fatalf("read back %+v: %v", back, err)
+			}
+			var md bytes.Buffer
+			if err := WriteMarkdown(&md, rows); err != nil {
+				t.Fatal(err)
+			}
+			wants := []string{"Trainings that diverged have no final policy and are left out of these cells: ",
+				"Trainings that diverged (CP " + methods_[0] + ": 1) have no final policy: they count as failed in the final columns."}
+			for _, m := range methods_ {
+				wants = append(wants, "CP "+m+": 1")
+			}
+			for _, want := range wants {
+				if !strings.Contains(md.String(), want) {
+					t.Errorf("tables lack %q:\n%s", want, md.String())
+				}
+			}
+		})
 	}
 }

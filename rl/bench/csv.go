@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/rl/ppo"
 )
 
 // Header is the column order of the results file. The first eight columns
@@ -23,10 +24,15 @@ import (
 // policy, which a training delivers (Row.BestValReturn, …, Row.Delivered;
 // empty without one, and then the final policy is delivered); files
 // written before they existed read as rows without one. restarts counts
-// the restarts of a training that had not learned (0 where absent).
+// the training's restarts (0 where absent), restart_reasons gives their
+// reasons (";"-separated: "not learned", "diverged"; empty where absent).
+// diverged_step, when not empty, is the step at which the training
+// diverged with no restart left and ended (Row.DivergedStep): the row is
+// no error; its final policy does not exist (val_return and test_return
+// "nan") and its delivered one is the best-validation policy.
 var Header = []string{"env", "method", "seed", "steps", "val_return", "test_return", "tree_nodes", "seconds",
 	"algorithm", "profile", "variant", "trained_steps", "val_episodes", "test_episodes", "curve", "error",
-	"best_val_return", "best_test_return", "best_step", "restarts"}
+	"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step"}
 
 func fmtFloat(v float64) string {
 	if math.IsNaN(v) {
@@ -54,14 +60,18 @@ func fmtCurve(c []Point) string {
 
 // record renders a row as CSV fields in Header order.
 func record(r Row) []string {
-	var bestVal, bestTest, bestStep string
+	var bestVal, bestTest, bestStep, diverged string
 	if r.BestStep != 0 {
 		bestVal, bestTest, bestStep = fmtFloat(r.BestValReturn), fmtFloat(r.BestTestReturn), strconv.Itoa(r.BestStep)
+	}
+	if r.DivergedStep != 0 {
+		diverged = strconv.Itoa(r.DivergedStep)
 	}
 	return []string{r.Env, r.Method, strconv.Itoa(r.Seed), strconv.Itoa(r.Steps), fmtFloat(r.ValReturn),
 		fmtFloat(r.TestReturn), strconv.Itoa(r.TreeNodes), strconv.FormatFloat(r.Seconds, 'f', 3, 64),
 		r.Algorithm, r.Profile, r.Variant, strconv.Itoa(r.TrainedSteps), fmtList(r.ValEpisodes),
-		fmtList(r.TestEpisodes), fmtCurve(r.Curve), r.Err, bestVal, bestTest, bestStep, strconv.Itoa(r.Restarts)}
+		fmtList(r.TestEpisodes), fmtCurve(r.Curve), r.Err, bestVal, bestTest, bestStep, strconv.Itoa(r.Restarts),
+		strings.Join(r.RestartReasons, ";"), diverged}
 }
 
 // WriteCSV writes rows with a header line.
@@ -130,7 +140,7 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		for _, f := range []struct {
 			k string
 			p *int
-		}{{"seed", &row.Seed}, {"steps", &row.Steps}, {"tree_nodes", &row.TreeNodes}, {"trained_steps", &row.TrainedSteps}, {"best_step", &row.BestStep}, {"restarts", &row.Restarts}} {
+		}{{"seed", &row.Seed}, {"steps", &row.Steps}, {"tree_nodes", &row.TreeNodes}, {"trained_steps", &row.TrainedSteps}, {"best_step", &row.BestStep}, {"restarts", &row.Restarts}, {"diverged_step", &row.DivergedStep}} {
 			if *f.p, err = integer(f.k); err != nil {
 				return nil, err
 			}
@@ -142,6 +152,14 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 			{"best_val_return", &row.BestValReturn}, {"best_test_return", &row.BestTestReturn}} {
 			if *f.p, err = num(f.k); err != nil {
 				return nil, err
+			}
+		}
+		if s := get("restart_reasons"); s != "" {
+			row.RestartReasons = strings.Split(s, ";")
+			for _, why := range row.RestartReasons {
+				if why != ppo.RestartNotLearned && why != ppo.RestartDiverged {
+					return nil, bad("restart_reasons", fmt.Sprintf("%q or %q separated by ';'", ppo.RestartNotLearned, ppo.RestartDiverged), why)
+				}
 			}
 		}
 		if row.ValEpisodes, err = list("val_episodes"); err != nil {

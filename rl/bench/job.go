@@ -248,6 +248,28 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		}
 		return nil, err
 	}
+	done := func() {
+		if ckpt != "" {
+			os.Remove(ckpt)
+			os.Remove(ckpt + ".curves")
+		}
+	}
+	if d, ok := tr.Diverged(); ok {
+		// No final policy, nor a model extracted from it: the rows say
+		// where the training diverged, the trained method's keeps its
+		// delivered (best-validation) policy.
+		var rows []Row
+		for _, m := range todo {
+			r := Row{Method: m, TrainedSteps: tr.Step(), Seconds: tr.TrainSeconds(), ValReturn: math.NaN(), TestReturn: math.NaN(),
+				BestValReturn: math.NaN(), BestTestReturn: math.NaN(), Curve: curves[m], DivergedStep: d.Step}
+			if m == j.base {
+				bestOf(tr, &r)
+			}
+			rows = append(rows, r)
+		}
+		done()
+		return rows, nil
+	}
 	actor := tr.Actor()
 	greedy := distill.Greedy(actor)
 	nEp := max(cfg.EvalEpisodes, 1)
@@ -292,21 +314,22 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		}
 		rows = append(rows, r)
 	}
-	if ckpt != "" {
-		os.Remove(ckpt)
-		os.Remove(ckpt + ".curves")
-	}
+	done()
 	return rows, nil
 }
 
 // bestOf fills the best-validation columns of the trained method's row
 // from the finished trainer's best policy (none: BestStep 0), whose test
-// returns the final evaluation played.
+// returns the final evaluation played (or, in a run that diverged, its
+// end), and its restarts.
 func bestOf(tr *ppo.Trainer, r *Row) {
 	if b, ok := tr.Best(); ok {
 		r.BestStep, r.BestValReturn, r.BestTestReturn = b.Step, b.Validation, metrics.Mean(b.Test)
 	}
 	r.Restarts = tr.Attempt()
+	for _, x := range tr.Restarts() {
+		r.RestartReasons = append(r.RestartReasons, x.Reason)
+	}
 }
 
 // extract builds the applied model of a derived method from the trainer's

@@ -62,6 +62,10 @@ type cell struct {
 	// reports whether any seed delivered a best-validation policy.
 	delivered, final []float64
 	hasBest          bool
+	// diverged counts the trainings that diverged with no restart left
+	// (Row.DivergedStep): they have no final policy, so they add nothing
+	// to test, val and nodes, and NaN to final.
+	diverged int
 }
 
 func (c *cell) meanTest() float64 { return metrics.Mean(c.test) }
@@ -108,7 +112,11 @@ func aggregateRows(rows []Row) *aggregate {
 		c.delivered = append(c.delivered, d)
 		c.final = append(c.final, r.TestReturn)
 		c.hasBest = c.hasBest || best
-		c.nodes = append(c.nodes, float64(r.TreeNodes))
+		if r.DivergedStep != 0 {
+			c.diverged++
+		} else {
+			c.nodes = append(c.nodes, float64(r.TreeNodes))
+		}
 		c.secs = append(c.secs, r.Seconds)
 		seenEnv[r.Env] = true
 	}
@@ -386,6 +394,9 @@ func Tables(rows []Row) []Table {
 		if len(ctl) > 0 {
 			t.Note += " Normalised mean: per control environment mapped to [0, 1] between the best method and the 20 % quantile of all test returns (spec §7.5)."
 		}
+		if s := a.divergedText(methods, ms); s != "" {
+			t.Note += " Trainings that diverged have no final policy and are left out of these cells: " + s + "."
+		}
 		out = append(out, t)
 		if it, ok := a.intervalTable(g, methods, ms, thesis); ok {
 			out = append(out, it)
@@ -537,12 +548,29 @@ func (a *aggregate) deliveredTables(g group, methods []string, ms map[string]map
 		}
 		t.Note = "Per training, the delivered policy is its best-validation policy (validation seeds disjoint from the test seeds), or its final policy where it kept none; " +
 			"cells are over trainings of their mean test returns. Failed: trainings whose mean test return is below the last column's floor (issue 22's floors; CartPole: Gymnasium's reward threshold 475; MiniGrid: 0.5)."
+		if s := a.divergedText([]string{m}, ms); s != "" {
+			t.Note += " Trainings that diverged (" + s + ") have no final policy: they count as failed in the final columns."
+		}
 		if len(one) > 0 {
 			t.Note += " ¹ " + strings.Join(one, ", ") + " has one fixed layout: its validation and test episodes are the same episode, so the delivered policy was selected on the test episode itself and its test return is no independent estimate."
 		}
 		out = append(out, t)
 	}
 	return out
+}
+
+// divergedText lists the cells of methods with trainings that diverged
+// ("LunarLander sympol: 1, …"); empty when there are none.
+func (a *aggregate) divergedText(methods []string, ms map[string]map[string]*cell) string {
+	var s []string
+	for _, m := range methods {
+		for _, e := range a.envs {
+			if c := ms[m][e]; c != nil && c.diverged > 0 {
+				s = append(s, fmt.Sprintf("%s %s: %d", LookupEnv(e).Short, m, c.diverged))
+			}
+		}
+	}
+	return strings.Join(s, ", ")
 }
 
 // oneEpisode reports whether environment id has one fixed layout
