@@ -106,6 +106,9 @@ func casePolicy(ctx context.Context, id string, opt CaseStudyOptions) (CasePolic
 	if err := tr.Run(ctx, nil); err != nil {
 		return p, err
 	}
+	if d, ok := tr.Diverged(); ok { // the study reads the final policy, which a diverged training lacks
+		return p, fmt.Errorf("case study: %w at step %d (%s): no final policy to study", ppo.ErrDiverged, d.Step, d.Cause)
+	}
 	p.Steps, p.Seconds = tr.Step(), tr.TrainSeconds()
 	ta, ok := tr.Actor().(*policy.TreeActor)
 	if !ok {
