@@ -34,7 +34,8 @@ def latest_rows(paths):
 def curve_points(r):
     """A row's curve: per evaluation, its numbers (as strings) in the order
     `gdt rl bench` writes them (step, train, trained, applied, selection,
-    test, sd; older files have fewer)."""
+    test, sd, nodes: the evaluated tree's pruned size; older files have
+    fewer)."""
     return [p.split() for p in r["curve"].split(";") if p]
 
 

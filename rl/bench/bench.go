@@ -104,6 +104,11 @@ type Point struct {
 	// paired on the same trainings. NaN in files written before them
 	// (their points have four or five numbers).
 	Test, SelectionSD float64
+	// Nodes counts the evaluated tree's nodes after pruning (as
+	// Row.TreeNodes does the final one's; 0: not a tree, or a file written
+	// before it, whose points have seven numbers or fewer), so a study can
+	// weigh a delivered choice's tree size.
+	Nodes int
 }
 
 // Key identifies a row for resuming.

@@ -57,7 +57,7 @@ func sampleRows() []Row {
 	mk := func(env, m string, seed int, val, test []float64, nodes int) Row {
 		return Row{Env: env, Method: m, Seed: seed, Algorithm: "ppo", Profile: "default", Steps: 1000, TrainedSteps: 1024,
 			ValEpisodes: val, TestEpisodes: test, ValReturn: metrics.Mean(val), TestReturn: metrics.Mean(test), TreeNodes: nodes, Seconds: 1.5,
-			Curve: []Point{{500, 10, 12, 8, 11, 9.5, 2.25}, {1024, 20, 30, math.NaN(), 31, 29, 0}}}
+			Curve: []Point{{500, 10, 12, 8, 11, 9.5, 2.25, 7}, {1024, 20, 30, math.NaN(), 31, 29, 0, 0}}}
 	}
 	return []Row{
 		mk("CartPole-v1", SYMPOL, 142, []float64{500, 500}, []float64{500, 500}, 31),
@@ -275,6 +275,18 @@ func TestSmallRun(t *testing.T) {
 		if trained {
 			if p := r.Curve[len(r.Curve)-1]; p.Step != r.TrainedSteps || p.Test != r.TestReturn {
 				t.Errorf("%s: last evaluation at step %d: test return %v; final policy at step %d: %v", r.Method, p.Step, p.Test, r.TrainedSteps, r.TestReturn)
+			}
+		}
+		// Each evaluation counts the evaluated tree's pruned nodes (none for
+		// the MLP); the last is the final policy's.
+		if r.Method == SYMPOL || r.Method == MLP {
+			for _, p := range r.Curve {
+				if (p.Nodes > 0) != (r.Method == SYMPOL) {
+					t.Errorf("%s: curve point %+v: %d nodes", r.Method, p, p.Nodes)
+				}
+			}
+			if p := r.Curve[len(r.Curve)-1]; p.Nodes != r.TreeNodes {
+				t.Errorf("%s: last evaluation's tree has %d nodes, the final policy's %d", r.Method, p.Nodes, r.TreeNodes)
 			}
 		}
 		t.Logf("%s: val %.1f test %.1f nodes %d %.2fs", r.Method, r.ValReturn, r.TestReturn, r.TreeNodes, r.Seconds)

@@ -15,11 +15,12 @@ import (
 // Header is the column order of the results file. The first eight columns
 // are the protocol's; val_episodes and test_episodes hold the per-episode
 // returns (";"-separated) behind Cohen's d, curve the evaluations during
-// training ("step train trained applied selection test sd" per point,
-// ";"-separated; selection is the mean over ppo's val_episodes, test the
-// trained model's mean test return at that evaluation and sd the spread of
-// the validation returns behind selection; older files lack the last two,
-// or the last three); these
+// training ("step train trained applied selection test sd nodes" per
+// point, ";"-separated; selection is the mean over ppo's val_episodes, test
+// the trained model's mean test return at that evaluation, sd the spread
+// of the validation returns behind selection and nodes the evaluated
+// tree's pruned size, Point.Nodes; older files lack the last one, three or
+// four); these
 // are the final policy's. The last three describe the best-validation
 // policy, which a training delivers (Row.BestValReturn, …, Row.Delivered;
 // empty without one, and then the final policy is delivered); files
@@ -53,7 +54,7 @@ func fmtCurve(c []Point) string {
 	s := make([]string, len(c))
 	for i, p := range c {
 		s[i] = strconv.Itoa(p.Step) + " " + fmtFloat(p.Train) + " " + fmtFloat(p.Trained) + " " + fmtFloat(p.Applied) + " " + fmtFloat(p.Selection) +
-			" " + fmtFloat(p.Test) + " " + fmtFloat(p.SelectionSD)
+			" " + fmtFloat(p.Test) + " " + fmtFloat(p.SelectionSD) + " " + strconv.Itoa(p.Nodes)
 	}
 	return strings.Join(s, ";")
 }
@@ -171,17 +172,22 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		if s := get("curve"); s != "" {
 			for _, p := range strings.Split(s, ";") {
 				f := strings.Fields(p)
-				if len(f) != 4 && len(f) != 5 && len(f) != 7 {
-					return nil, bad("curve", "points of 7 numbers (4 or 5 in older files)", p)
+				if len(f) != 4 && len(f) != 5 && len(f) != 7 && len(f) != 8 {
+					return nil, bad("curve", "points of 8 numbers (4, 5 or 7 in older files)", p)
 				}
 				pt := Point{Selection: math.NaN(), Test: math.NaN(), SelectionSD: math.NaN()}
 				if pt.Step, err = strconv.Atoi(f[0]); err != nil {
 					return nil, bad("curve", "an integer step", f[0])
 				}
 				vals := []*float64{&pt.Train, &pt.Trained, &pt.Applied, &pt.Selection, &pt.Test, &pt.SelectionSD}
-				for i, v := range f[1:] {
+				for i, v := range f[1:min(len(f), 7)] {
 					if *vals[i], err = strconv.ParseFloat(v, 64); err != nil {
 						return nil, bad("curve", "a number", v)
+					}
+				}
+				if len(f) == 8 {
+					if pt.Nodes, err = strconv.Atoi(f[7]); err != nil || pt.Nodes < 0 {
+						return nil, bad("curve", "a node count", f[7])
 					}
 				}
 				row.Curve = append(row.Curve, pt)

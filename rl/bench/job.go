@@ -210,18 +210,27 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		}
 		pt := Point{Step: p.Step, Train: p.RecentReturn, Trained: p.Eval.Validation, Applied: math.NaN(),
 			Selection: p.Eval.Selection, Test: math.NaN(), SelectionSD: p.Eval.SelectionSD}
-		switch {
-		case p.Restarted && p.LastTest != nil:
-			// The evaluated actor's, played before the restart replaced it.
-			pt.Test = metrics.Mean(p.LastTest)
-		case cfg.EvalEpisodes > 0:
-			// The trained model's test return at this evaluation, for studies
-			// of the delivered choice (Point.Test); the training never sees it.
-			rets, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.TestSeed, cfg.EvalEpisodes), distill.Greedy(tr.Actor()), nil)
+		// The evaluated actor: at a restart the attempt's last one, which
+		// the new attempt's replaced.
+		evaluated := tr.Actor()
+		if p.Restarted && p.LastActor != nil {
+			evaluated = p.LastActor
+		}
+		if cfg.EvalEpisodes > 0 {
+			// Its test return at this evaluation, for studies of the
+			// delivered choice (Point.Test); the training never sees it.
+			rets, err := distill.Episodes(tr.Maker(), distill.Seeds(cfg.TestSeed, cfg.EvalEpisodes), distill.Greedy(evaluated), nil)
 			if err != nil {
 				return err
 			}
 			pt.Test = metrics.Mean(rets)
+		}
+		if ta, ok := evaluated.(*policy.TreeActor); ok {
+			pr, err := ta.Pruned(tr.PruneBounds())
+			if err != nil {
+				return err
+			}
+			pt.Nodes = pr.NumNodes()
 		}
 		for _, m := range todo {
 			q := pt

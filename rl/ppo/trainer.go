@@ -33,12 +33,12 @@ type Progress struct {
 	// fresh attempt, otherwise it has ended there and delivers its
 	// best-validation policy (Trainer.Diverged).
 	Diverged *Divergence
-	// LastTest, with Restarted, holds the test-episode returns of the
-	// attempt's last actor, played before the restart replaced it (for
-	// studies: the trainer's Actor is already the new attempt's). The
-	// training never sees them.
-	LastTest []float64
-	Attempt  int
+	// LastActor, with Restarted after an evaluation (not a divergence), is
+	// the attempt's last actor, the one the evaluation judged, which the
+	// restart replaced (for studies: the trainer's Actor is already the new
+	// attempt's). The training no longer uses it.
+	LastActor policy.Actor
+	Attempt   int
 }
 
 // EvalRecord is one evaluation (spec §3.7).
@@ -414,11 +414,7 @@ func (t *Trainer) Iterate() (Progress, error) {
 		}
 		p.Eval = &rec
 		if t.restartDue() {
-			if cfg.EvalEpisodes > 0 {
-				if p.LastTest, err = Returns(t.maker, cfg.TestSeed, cfg.EvalEpisodes, t.actor, nil); err != nil {
-					return p, err
-				}
-			}
+			p.LastActor = t.actor
 			if err := t.restart(RestartNotLearned); err != nil {
 				return p, err
 			}
