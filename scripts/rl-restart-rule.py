@@ -15,7 +15,7 @@ recent mean, so the real rule's scale is at least as large.
 (where it is known: Pendulum's best episode returns about −2 on every
 seed, read from the trainings' checkpoints, far above the recent mean).
 
-Usage: scripts/rl-restart-rule.py [--after F] [--margin M] [--best-train X] [FILE.csv[:ENV,ENV] ...]
+Usage: scripts/rl-restart-rule.py [--after F] [--margin M] [--below L] [--best-train X] [FILE.csv[:ENV,ENV] ...]
 Default files: the development studies on seeds 142 … 1042 of all ten
 environments (results/sympol-delivered-dev.csv, -10seeds.csv, -control.csv
 (Pendulum), -cp-minigrid.csv (CartPole, Empty-Random, DoorKey, LavaGapS7)).
@@ -49,6 +49,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--after", type=float, default=0.25)
     ap.add_argument("--margin", type=float, default=0.1)
+    ap.add_argument("--below", type=float, default=0, help="restart_below (0: none)")
     ap.add_argument("--total", type=int, default=1_000_000)
     ap.add_argument("--best-train", type=float, default=None)
     ap.add_argument("files", nargs="*")
@@ -67,7 +68,7 @@ def main():
     for env, seeds in sorted(per_env.items()):
         hit = []
         for s in seeds:
-            j = restart_check(runs[(env, s)], a.after, a.margin, a.best_train, a.total)
+            j = restart_check(runs[(env, s)], a.after, a.margin, a.best_train, a.total, a.below)
             if j and j[1]:
                 hit.append(f"{s} (step {j[0]}: gain {j[2]:.3g} of {j[3]:.3g})")
         print(f"{env}: {len(seeds)} seeds, restarted {len(hit)}" + (": " + "; ".join(hit) if hit else ""))

@@ -8,7 +8,8 @@ deterministic). So each side's missing rows are filled from the other
 side where the other side's curve shows that neither rule fires on it:
 the rule is replayed on the curve's validation returns (the fifth curve
 number, ppo's val_episodes mean) at the first evaluation at or after
-after·total steps, and the gain the training has shown possible is taken
+after·total steps (with restart_below BELOW where given: a best
+validation under it fires), and the gain the training has shown possible is taken
 from --best-train, an upper bound on any training episode's return (the
 real rule uses the attempt's best training episode, which is at most
 that), so "does not fire" is proven, not estimated. A seed that either
@@ -19,7 +20,7 @@ Prints per seed both sides' delivered test returns and, over the seeds
 both sides have, the mean, the minimum and the count below --fail (and
 below the issue's floor).
 
-Usage: scripts/rl-rule-pair.py --env ENV --base AFTER,MARGIN --cand AFTER,MARGIN
+Usage: scripts/rl-rule-pair.py --env ENV --base AFTER,MARGIN[,BELOW] --cand AFTER,MARGIN[,BELOW]
        --best-train B [--fail 0.9] --base-files F.csv[,F.csv] --cand-files F.csv[,F.csv]
 Example (DoorKey's preset against the protocol's defaults):
   scripts/rl-rule-pair.py --env MiniGrid-DoorKey-5x5-v0 --base 0.25,0.1 --cand 0.4,0.95 --best-train 0.9748 \\
@@ -42,22 +43,22 @@ def load(files, env):
     return rows
 
 
-def fires(r, after, margin, best_train):
-    """Whether the rule (after, margin) may restart the first attempt of
+def fires(r, after, margin, best_train, below=0):
+    """Whether the rule (after, margin, below) may restart the first attempt of
     row r: True where it may, False where it provably does not, None where
     the curve cannot tell (no validation returns, or it ends first)."""
     pts = curve_points(r)
     if not pts or len(pts[0]) < 5:
         return None
-    j = restart_check(pts, after, margin, best_train)
+    j = restart_check(pts, after, margin, best_train, below=below)
     return None if j is None else j[1]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--env", required=True)
-    ap.add_argument("--base", required=True, help="AFTER,MARGIN of the baseline's rule")
-    ap.add_argument("--cand", required=True, help="AFTER,MARGIN of the candidate's rule")
+    ap.add_argument("--base", required=True, help="AFTER,MARGIN[,BELOW] of the baseline's rule (BELOW: restart_below)")
+    ap.add_argument("--cand", required=True, help="AFTER,MARGIN[,BELOW] of the candidate's rule")
     ap.add_argument("--best-train", type=float, required=True, help="upper bound on one training episode's return")
     ap.add_argument("--fail", type=float, default=0.9, help="count seeds below this too")
     ap.add_argument("--base-files", required=True)
@@ -78,7 +79,7 @@ def main():
                 vals[i][s], src[i] = delivered(sides[i][s]), "run"
                 continue
             o = sides[1 - i][s]
-            same = int(o.get("restarts") or 0) == 0 and all(fires(o, *rule, a.best_train) is False for rule in rules)
+            same = int(o.get("restarts") or 0) == 0 and all(fires(o, rule[0], rule[1], a.best_train, *rule[2:]) is False for rule in rules)
             if same:
                 vals[i][s], src[i] = delivered(o), "same training (neither rule fires)"
         cells = [f"{vals[i][s]:.4g}" if s in vals[i] else "missing (a rule fires: run it)" for i in (0, 1)]

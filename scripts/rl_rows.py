@@ -39,7 +39,7 @@ def curve_points(r):
     return [p.split() for p in r["curve"].split(";") if p]
 
 
-def restart_check(pts, after, margin, best_train=None, total=1_000_000):
+def restart_check(pts, after, margin, best_train=None, total=1_000_000, below=0):
     """Replays rl/ppo's restart rule (Trainer.restartDue, learned) on a
     training's first attempt, from its curve (curve_points): at the first
     evaluation at least after·total steps in, the training has learned if
@@ -50,8 +50,9 @@ def restart_check(pts, after, margin, best_train=None, total=1_000_000):
     best_train is the best training episode's return where known; None
     uses the best recent-training mean on the curve up to the check, an
     underestimate (so the scale, too, is at least as large in the real
-    rule). Returns None when the curve ends before the check, else
-    (step, fires, gain, possible)."""
+    rule). below, where not 0, is restart_below: a best validation under
+    it has not learned either. Returns None when the curve ends before
+    the check, else (step, fires, gain, possible)."""
     if not pts:
         return None
 
@@ -67,7 +68,8 @@ def restart_check(pts, after, margin, best_train=None, total=1_000_000):
             train = max(train, num(p[1]))
         if int(p[0]) >= after * total:
             possible = max(best, train) - first
-            return int(p[0]), not best - first > margin * possible, best - first, possible
+            low = below != 0 and best < below
+            return int(p[0]), low or not best - first > margin * possible, best - first, possible
     return None
 
 

@@ -150,6 +150,13 @@ type Config struct {
 	RestartAfter  float64
 	RestartMargin float64
 	Restarts      int
+	// RestartBelow (0: none) is a level in the environment's own return
+	// units: an attempt whose best validation return is still below it at
+	// the rule's check has not learned, whatever its gain. For an
+	// environment whose first evaluation's return varies too much between
+	// trainings for the relative margin to mean one thing (LunarLander:
+	// −116 … −1150).
+	RestartBelow float64
 
 	// Reference-code quirks (spec §11); ProfileReference turns them on.
 	PlateauReference    bool // optax min-mode on the raw reward, patience 3
@@ -264,11 +271,13 @@ var sympolBest = map[string]sympolRow{
 
 // protocolRow is a SYMPOL preset's training protocol where it differs from
 // the defaults (DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts,
-// DefaultValEpisodes): restart_after, restart_margin, restarts and
-// val_episodes. The thesis's hyperparameters (sympolBest) are unchanged.
+// DefaultValEpisodes, no level): restart_after, restart_margin, restarts,
+// val_episodes and restart_below. The thesis's hyperparameters (sympolBest)
+// are unchanged.
 type protocolRow struct {
 	after, margin         float64
 	restarts, valEpisodes int
+	below                 float64
 }
 
 // sympolProtocol holds the environments whose SYMPOL preset changes the
@@ -282,7 +291,7 @@ var sympolProtocol = map[string]protocolRow{
 	// best of them (20 rank a best policy no higher than the wall
 	// follower up to one time in seven). BENCHMARKS.md "Empty-Random's
 	// path lengths".
-	"minigrid_empty": {0.2, 1, 4, 200},
+	"minigrid_empty": {0.2, 1, 4, 200, 0},
 	// DoorKey-5x5: a training that solves the task validates at ≥ 0.961
 	// (of at most ≈ 0.975) by 412 k steps; one in 30 (seed 7711) was
 	// still at 0.865 there, kept flipping to 0 and delivered 0.577. So
@@ -290,7 +299,7 @@ var sympolProtocol = map[string]protocolRow{
 	// validate ≥ 0.958 by then) and counts as learning only a validation
 	// within 5 % of the best return seen (restart_margin 0.95).
 	// BENCHMARKS.md "DoorKey's failed seed".
-	"minigrid_doorkey": {0.4, 0.95, DefaultRestarts, DefaultValEpisodes},
+	"minigrid_doorkey": {0.4, 0.95, DefaultRestarts, DefaultValEpisodes, 0},
 	// Acrobot: a training reaches its level by its first evaluations
 	// (50 k steps) and then changes little; on 200 validation episodes
 	// the policies of one training lie within ≈ 5 of each other while
@@ -300,7 +309,7 @@ var sympolProtocol = map[string]protocolRow{
 	// them: delivered −81.3 against −84.0 on 20 paired development seeds
 	// (min −92.4 against −99.0). BENCHMARKS.md "Acrobot and LunarLander:
 	// selection or training".
-	"acrobot": {0.2, 1, 4, 200},
+	"acrobot": {0.2, 1, 4, 200, 0},
 	// MountainCarContinuous: two of the five test episodes start near the
 	// left end (−0.59), and 20 validation episodes have no start left of
 	// −0.554 about one time in nine, so some deliveries pick a policy that
@@ -308,7 +317,7 @@ var sympolProtocol = map[string]protocolRow{
 	// 84.5 against 81.3 on 20 paired development seeds (better on 2,
 	// equal on 18, no restart in either). BENCHMARKS.md "Pendulum and
 	// MountainCarContinuous".
-	"mountaincarcontinuous": {DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100},
+	"mountaincarcontinuous": {DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100, 0},
 }
 
 // mlpRow are the best MLP hyperparameters (spec §8.10).
@@ -380,7 +389,7 @@ func Preset(envID, method string) (Config, error) {
 		c.LRSplitValues, c.LRSplitIndex, c.LRLeaves, c.LRLogStd, c.LRCritic = r.lrSV, r.lrSI, r.lrLeaf, r.lrLS, r.lrCr
 		c.NEnvs, c.NSteps, c.Epochs, c.NormAdv, c.ReduceLR, c.VfCoef = r.nEnvs, r.nSteps, r.epochs, r.normAdv, r.reduceLR, r.vf
 		if p, ok := sympolProtocol[alias]; ok {
-			c.RestartAfter, c.RestartMargin, c.Restarts, c.ValEpisodes = p.after, p.margin, p.restarts, p.valEpisodes
+			c.RestartAfter, c.RestartMargin, c.Restarts, c.ValEpisodes, c.RestartBelow = p.after, p.margin, p.restarts, p.valEpisodes, p.below
 		}
 	case MethodMLP:
 		r, ok := mlpBest[alias]
@@ -571,6 +580,9 @@ var Options = option.ZeroValued("ppo",
 	option.FloatOpt("restart_margin", fmt.Sprint(DefaultRestartMargin), 0, option.Unbounded,
 		"how far above its first evaluation a training's validation must rise to count as learning, as a fraction of the gain from there to its best validation or training episode (1 or more: every attempt restarts, best of 1 + restarts trainings; some environments' SYMPOL presets set their own, see README \"SYMPOL's training protocol\")",
 		func(c *Config) any { return &c.RestartMargin }),
+	option.FloatOpt("restart_below", "0", -option.Unbounded, option.Unbounded,
+		"a validation return in the environment's units: an attempt whose best validation is still below it at restart_after has not learned, whatever restart_margin says (0: none)",
+		func(c *Config) any { return &c.RestartBelow }),
 	option.IntOpt("restarts", fmt.Sprint(DefaultRestarts), 0, option.Unbounded, "most restarts of a training that has not learned (restart_after)",
 		func(c *Config) any { return &c.Restarts }),
 	option.BoolOpt("plateau_reference", "false", "reference quirk: optax min-mode plateau on the raw reward, patience 3", func(c *Config) any { return &c.PlateauReference }),

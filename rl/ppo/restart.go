@@ -67,7 +67,7 @@ func (t *Trainer) restartDue() bool {
 		return false
 	}
 	t.at.judged = true
-	return t.mayRestart() && !learned(t.history[t.at.rec:], t.at.bestTrain, c.RestartMargin)
+	return t.mayRestart() && !learned(t.history[t.at.rec:], t.at.bestTrain, c.RestartMargin, c.RestartBelow)
 }
 
 // learned reports whether a training has learned by the evaluations recs
@@ -81,7 +81,9 @@ func (t *Trainer) restartDue() bool {
 // learned under any margin, nor one whose greedy policy gained a few
 // points where its exploring episodes gained a hundred
 // (MountainCarContinuous reaching the goal while exploring, not greedily).
-func learned(recs []EvalRecord, bestTrain, margin float64) bool {
+// A level below (0: none) also requires the best validation return to
+// reach it (Config.RestartBelow).
+func learned(recs []EvalRecord, bestTrain, margin, below float64) bool {
 	if len(recs) == 0 {
 		return false
 	}
@@ -89,6 +91,9 @@ func learned(recs []EvalRecord, bestTrain, margin float64) bool {
 	best := first
 	for _, r := range recs[1:] {
 		best = max(best, r.Selection)
+	}
+	if below != 0 && best < below {
+		return false
 	}
 	return best-first > margin*(max(best, bestTrain)-first)
 }

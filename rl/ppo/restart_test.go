@@ -37,13 +37,50 @@ func TestLearned(t *testing.T) {
 		{"one evaluation", curve(5), 10, false},
 		{"none", nil, 10, false},
 	} {
-		if got := learned(tc.recs, tc.bestTrain, 0.1); got != tc.want {
+		if got := learned(tc.recs, tc.bestTrain, 0.1, 0); got != tc.want {
 			t.Errorf("%s: learned = %v, want %v", tc.name, got, tc.want)
 		}
 		// A margin of 1 or more: no training counts as learning, every
 		// attempt restarts (MiniGrid-Empty-Random-6x6's preset).
-		if learned(tc.recs, tc.bestTrain, 1) {
+		if learned(tc.recs, tc.bestTrain, 1, 0) {
 			t.Errorf("%s: learned under margin 1", tc.name)
+		}
+	}
+}
+
+// TestLearnedBelow checks the level (Config.RestartBelow) on LunarLander's
+// recorded validation curves up to 404 k steps (results/sympol-*.csv): a
+// training stuck near −112 from 150 k steps rose far above its first
+// evaluation (−1037.7), so the relative margin counts it as learning, the
+// level does not; one that starts at −126 and reaches −30 has learned
+// either way.
+func TestLearnedBelow(t *testing.T) {
+	curve := func(v ...float64) []EvalRecord {
+		r := make([]EvalRecord, len(v))
+		for i, x := range v {
+			r[i].Selection = x
+		}
+		return r
+	}
+	stuck := curve(-1037.7, -142.6, -132.3, -112.8, -111.6, -974.9, -117.3, -128.9, -119.2) // seed 7411
+	good := curve(-126.3, -56.8, -55.4, -56.3, -85.7, -52.4, -77.7, -44.6, -29.9)           // seed 40113
+	for _, tc := range []struct {
+		name          string
+		recs          []EvalRecord
+		margin, below float64
+		want          bool
+	}{
+		{"stuck, relative margin only", stuck, 0.1, 0, true},
+		{"stuck, level −100", stuck, 0, -100, false},
+		{"stuck, level −100 and margin 0.1", stuck, 0.1, -100, false},
+		{"stuck, level −120", stuck, 0, -120, true},
+		{"good, level −100", good, 0, -100, true},
+		{"good, level −20", good, 0, -20, false},
+		{"good, level −100, margin 1: every attempt restarts", good, 1, -100, false},
+		{"level exactly reached", curve(-300, -100), 0, -100, true},
+	} {
+		if got := learned(tc.recs, 150, tc.margin, tc.below); got != tc.want {
+			t.Errorf("%s: learned = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
