@@ -101,7 +101,7 @@ func learned(recs []EvalRecord, bestTrain, margin, below float64) bool {
 // Restart reasons (Restart.Reason).
 const (
 	// RestartNotLearned: the restart rule found that the attempt had not
-	// learned (Config.RestartAfter, RestartMargin).
+	// learned (Config.RestartAfter, RestartMargin, RestartBelow).
 	RestartNotLearned = "not learned"
 	// RestartDiverged: the attempt's update made a parameter non-finite
 	// (see Divergence).
