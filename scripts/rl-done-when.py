@@ -15,21 +15,8 @@ seed (environments rerun on the same seeds after their preset changed).
 """
 import math, sys
 
+from rl_floors import TARGET
 from rl_rows import delivered, latest_rows, num
-
-# env: (mean target, floor or None, thesis mean)
-TARGET = {
-    "Acrobot-v1": (-85, -150, -80),
-    "LunarLander-v2": (-80, -200, -57),
-    "MountainCarContinuous-v0": (85, 0, 94),
-    "MiniGrid-LavaGapS5-v0": (0.93, 0.5, 0.951),
-    "MiniGrid-DistShift1-v0": (0.92, 0.5, 0.939),
-    "CartPole-v1": (500, None, 500),
-    "Pendulum-v1": (-323, None, -323),
-    "MiniGrid-Empty-Random-6x6-v0": (0.964, None, 0.964),
-    "MiniGrid-DoorKey-5x5-v0": (0.959, None, 0.959),
-    "MiniGrid-LavaGapS7-v0": (0.953, None, 0.953),
-}
 
 
 def main():
