@@ -5,10 +5,12 @@ import (
 )
 
 // BestPolicy describes the best-validation policy of a run: the actor's
-// parameters at the evaluation whose validation return was strictly greater
-// than that of every earlier evaluation (the first evaluation always
-// counts), as Stable-Baselines3's EvalCallback(best_model_save_path) keeps
-// it. It is an extra: the figure a run reports (the thesis protocol) is the
+// parameters at the last evaluation whose validation return was at least
+// that of every earlier evaluation (the first evaluation always counts):
+// the policy Stable-Baselines3's EvalCallback(best_model_save_path) keeps,
+// except that of evaluations validating alike the later, longer-trained
+// one wins (a return at its cap — CartPole's 500 — validates alike at
+// many evaluations; BENCHMARKS.md "Ties on validation"). It is an extra: the figure a run reports (the thesis protocol) is the
 // final policy's test return.
 type BestPolicy struct {
 	Iteration  int     // iteration of the evaluation
@@ -98,13 +100,13 @@ func (t *Trainer) prepareBest(a policy.Actor) {
 
 // trackBest makes the current actor the best-validation policy when the
 // validation return val (EvalRecord.Selection) of the evaluation being
-// recorded is strictly greater than that of every earlier evaluation in
-// the history, of every attempt (so a run
+// recorded is at least that of every earlier evaluation in the history, of
+// every attempt (ties go to the later evaluation) (so a run
 // resumed from a checkpoint without a best never names a policy worse than
 // an earlier evaluation). It touches no random stream or training state.
 func (t *Trainer) trackBest(val float64) error {
 	for _, r := range t.history {
-		if !(val > r.Selection) {
+		if !(val >= r.Selection) {
 			return nil
 		}
 	}

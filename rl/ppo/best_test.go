@@ -47,7 +47,7 @@ func sameTensors(a, b policy.Actor) bool {
 }
 
 // checkBest checks the best-validation policy of a finished trainer
-// against its history: its validation return is the first maximum of the
+// against its history: its validation return is the last maximum of the
 // history's selection figures (all ValidationEpisodes), replaying the validation and test episodes with its actor
 // gives its record's returns, and its actor is not the trained one.
 func checkBest(t *testing.T, tr *Trainer) BestPolicy {
@@ -58,17 +58,17 @@ func checkBest(t *testing.T, tr *Trainer) BestPolicy {
 		t.Fatal("no best-validation policy after training")
 	}
 	h := tr.History()
-	first := -1
+	last := -1
 	for i, r := range h {
 		if r.Selection > b.Validation {
 			t.Errorf("evaluation at step %d has validation %v > best %v (step %d)", r.Step, r.Selection, b.Validation, b.Step)
 		}
-		if first < 0 && r.Selection == b.Validation {
-			first = i
+		if r.Selection == b.Validation {
+			last = i
 		}
 	}
-	if first < 0 || h[first].Step != b.Step || h[first].Iteration != b.Iteration {
-		t.Errorf("best at step %d (iteration %d) with %v is not the first maximum of the history %+v", b.Step, b.Iteration, b.Validation, h)
+	if last < 0 || h[last].Step != b.Step || h[last].Iteration != b.Iteration {
+		t.Errorf("best at step %d (iteration %d) with %v is not the last maximum of the history %+v", b.Step, b.Iteration, b.Validation, h)
 	}
 	if a == tr.Actor() {
 		t.Error("BestActor returns the trained actor itself, not a copy")
@@ -135,6 +135,40 @@ func TestBestPolicyTracked(t *testing.T) {
 	}
 }
 
+// TestBestTieGoesToLater checks that of evaluations validating alike the
+// later one becomes the best-validation policy, and that a worse one does
+// not.
+func TestBestTieGoesToLater(t *testing.T) {
+	tr, err := New(smallCartPole(t, 3000, 500), testNets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	before, ok := tr.Best()
+	if !ok {
+		t.Fatal("no best-validation policy after training")
+	}
+	top := math.Inf(-1)
+	for _, r := range tr.History() {
+		top = max(top, r.Selection)
+	}
+	tr.global++ // a later evaluation of the same actor
+	if err := tr.trackBest(math.Nextafter(top, math.Inf(-1))); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := tr.Best(); b.Step != before.Step {
+		t.Fatalf("a later evaluation validating worse (%v < %v) became the best: step %d, was %d", math.Nextafter(top, math.Inf(-1)), top, b.Step, before.Step)
+	}
+	if err := tr.trackBest(top); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := tr.Best(); b.Step != tr.global || b.Validation != top {
+		t.Fatalf("a later evaluation validating alike (%v) is not the best: best at step %d with %v, want step %d", top, b.Step, b.Validation, tr.global)
+	}
+}
+
 // TestBestNotWithoutValidation checks that a run without validation
 // episodes keeps no best policy.
 func TestBestNotWithoutValidation(t *testing.T) {
@@ -154,8 +188,8 @@ func TestBestNotWithoutValidation(t *testing.T) {
 
 // TestBestCheckpoint checks that a checkpoint keeps the best policy, that a
 // checkpoint without one (as written before gdt kept it) loads with no
-// best, and that training on from it names a best only when it beats every
-// earlier evaluation.
+// best, and that training on from it names a best only when it validates
+// at least as well as every earlier evaluation.
 func TestBestCheckpoint(t *testing.T) {
 	a, err := New(smallCartPole(t, 5000, 500), testNets{})
 	if err != nil {
@@ -224,8 +258,8 @@ func TestBestCheckpoint(t *testing.T) {
 	if cb, ok := c.Best(); ok {
 		h := c.History()
 		for _, r := range h {
-			if r.Step < cb.Step && !(cb.Validation > r.Selection) {
-				t.Errorf("best after resuming (step %d, %v) does not beat the earlier evaluation at step %d (%v)", cb.Step, cb.Validation, r.Step, r.Selection)
+			if r.Step < cb.Step && !(cb.Validation >= r.Selection) {
+				t.Errorf("best after resuming (step %d, %v) validates worse than the earlier evaluation at step %d (%v)", cb.Step, cb.Validation, r.Step, r.Selection)
 			}
 		}
 		checkBest(t, c)

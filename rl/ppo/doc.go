@@ -42,9 +42,9 @@
 //
 // Besides the final policy the trainer keeps the best-validation policy,
 // as Stable-Baselines3's EvalCallback(best_model_save_path) does: a copy of
-// the actor's parameters whenever an evaluation's validation return is
-// strictly greater than every earlier one (the first evaluation always
-// counts), saved in checkpoints, and played on the same test episodes at the
+// the actor's parameters whenever an evaluation's validation return is at
+// least every earlier one (the first evaluation always counts; of
+// evaluations that validate alike the later one wins), saved in checkpoints, and played on the same test episodes at the
 // final evaluation (Trainer.Best, Trainer.BestActor). It is an extra: the
 // figure a run reports stays the final policy's test return (the thesis
 // protocol), and keeping the copy changes no random stream, so a seed gives
