@@ -37,8 +37,8 @@ func TestPresets(t *testing.T) {
 	}
 	// The protocol's defaults everywhere but Empty-Random's and Acrobot's
 	// SYMPOL presets (four trainings, 200 validation episodes) and
-	// DoorKey's (a later, stricter restart rule) and MountainCarContinuous's
-	// (100 validation episodes).
+	// DoorKey's and Pendulum's (later, stricter restart rules) and
+	// MountainCarContinuous's (100 validation episodes).
 	for id := range envAlias {
 		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
 			c, _ := Preset(id, meth)
@@ -52,6 +52,9 @@ func TestPresets(t *testing.T) {
 			}
 			if id == "MountainCarContinuous-v0" && meth == MethodSYMPOL {
 				want = [4]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100}
+			}
+			if id == "Pendulum-v1" && meth == MethodSYMPOL {
+				want = [4]float64{0.45, 0.75, DefaultRestarts, DefaultValEpisodes}
 			}
 			if got != want {
 				t.Errorf("%s %s: restart_after, restart_margin, restarts, val_episodes = %v, want %v", id, meth, got, want)
