@@ -125,7 +125,9 @@ func main() {
 		}
 		init := fresh.Actor()
 		d, _ := tr.Delivered()
-		fmt.Printf("%s delivered: %s\n", dir, describe(d, init, cfg))
-		fmt.Printf("%s final:     %s\n", dir, describe(tr.Actor(), init, cfg))
+		fmt.Printf("%s at step %d of %d\n", dir, tr.Step(), cfg.TotalSteps)
+		fmt.Printf("  initial:   %s\n", describe(init, init, cfg))
+		fmt.Printf("  delivered: %s\n", describe(d, init, cfg))
+		fmt.Printf("  final:     %s\n", describe(tr.Actor(), init, cfg))
 	}
 }
