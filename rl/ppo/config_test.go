@@ -38,26 +38,30 @@ func TestPresets(t *testing.T) {
 	// The protocol's defaults everywhere but Empty-Random's and Acrobot's
 	// SYMPOL presets (four trainings, 200 validation episodes) and
 	// DoorKey's and Pendulum's (later, stricter restart rules) and
-	// MountainCarContinuous's (100 validation episodes).
+	// MountainCarContinuous's (100 validation episodes) and LunarLander's
+	// (a level, restart_below −100, at 40 %% of the budget).
 	for id := range envAlias {
 		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
 			c, _ := Preset(id, meth)
-			got := [4]float64{c.RestartAfter, c.RestartMargin, float64(c.Restarts), float64(c.ValEpisodes)}
-			want := [4]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, DefaultValEpisodes}
+			got := [5]float64{c.RestartAfter, c.RestartMargin, float64(c.Restarts), float64(c.ValEpisodes), c.RestartBelow}
+			want := [5]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, DefaultValEpisodes, 0}
 			if (id == "MiniGrid-Empty-Random-6x6-v0" || id == "Acrobot-v1") && meth == MethodSYMPOL {
-				want = [4]float64{0.2, 1, 4, 200}
+				want = [5]float64{0.2, 1, 4, 200, 0}
 			}
 			if id == "MiniGrid-DoorKey-5x5-v0" && meth == MethodSYMPOL {
-				want = [4]float64{0.4, 0.95, DefaultRestarts, DefaultValEpisodes}
+				want = [5]float64{0.4, 0.95, DefaultRestarts, DefaultValEpisodes, 0}
 			}
 			if id == "MountainCarContinuous-v0" && meth == MethodSYMPOL {
-				want = [4]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100}
+				want = [5]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100, 0}
 			}
 			if id == "Pendulum-v1" && meth == MethodSYMPOL {
-				want = [4]float64{0.45, 0.75, DefaultRestarts, DefaultValEpisodes}
+				want = [5]float64{0.45, 0.75, DefaultRestarts, DefaultValEpisodes, 0}
+			}
+			if id == "LunarLander-v2" && meth == MethodSYMPOL {
+				want = [5]float64{0.4, 0, DefaultRestarts, DefaultValEpisodes, -100}
 			}
 			if got != want {
-				t.Errorf("%s %s: restart_after, restart_margin, restarts, val_episodes = %v, want %v", id, meth, got, want)
+				t.Errorf("%s %s: restart_after, restart_margin, restarts, val_episodes, restart_below = %v, want %v", id, meth, got, want)
 			}
 		}
 	}
