@@ -27,6 +27,15 @@ const (
 	// PruneNone keeps the trained tree whole (all 2^d leaves): exact on
 	// every observation, also outside the bounds.
 	PruneNone = "none"
+	// PruneVisited prunes with the observations the greedy policy met in
+	// its episodes (env.Visits, policy.PruneVisited): a split one side of
+	// which none of them reaches is replaced by its other side, then
+	// PruneFull's ancestor rule and same-action merge. The greedy action is
+	// the policy's on every one of those observations; where the episodes
+	// started from all of a deterministic task's start states
+	// (Visits.Complete) that is every observation the policy meets on the
+	// task, otherwise only the recorded ones. PolicyOfVisited builds it.
+	PruneVisited = "visited"
 )
 
 // Policy is a trained tree policy (SYMPOL) in exportable form: the plain
@@ -46,11 +55,16 @@ type Policy struct {
 	// route is Tree's trained form, which Act routes with (built by
 	// PolicyOf, or on first use).
 	route *ensemble.Ensemble
-	// Prune is how Tree was pruned (PruneFull, PruneRanges, PruneNone).
+	// Prune is how Tree was pruned (PruneFull, PruneRanges, PruneNone,
+	// PruneVisited).
 	Prune string
 	// Low and High bound the observations on which the pruned tree acts
-	// exactly as the policy (nil for PruneNone: every observation).
+	// exactly as the policy (nil for PruneNone: every observation; nil for
+	// PruneVisited, exact on the observations of Visits).
 	Low, High []float32
+	// Visits, for PruneVisited, are the observations the tree was pruned
+	// with and what they cover.
+	Visits *env.Visits
 	// Features is the observation width.
 	Features int
 	// FeatureNames and ActionNames name the observation components and
@@ -81,8 +95,29 @@ func (p *Policy) input(x []float32) []float32 {
 
 // PolicyOf returns the exportable form of a trained actor on an
 // environment with spec: its plain tree pruned as prune says ("" =
-// PruneFull). Only tree actors (SYMPOL) have one.
+// PruneFull; PruneVisited needs the observations: PolicyOfVisited). Only
+// tree actors (SYMPOL) have one.
 func PolicyOf(a policy.Actor, spec env.Spec, prune string) (*Policy, error) {
+	if prune == PruneVisited {
+		return nil, fmt.Errorf("export: pruning %q needs the observations the policy met (PolicyOfVisited)", prune)
+	}
+	return policyOf(a, spec, prune, nil)
+}
+
+// PolicyOfVisited returns the exportable form of a trained actor pruned
+// with the observations v its greedy policy met (PruneVisited; env.Visit
+// records them).
+func PolicyOfVisited(a policy.Actor, spec env.Spec, v *env.Visits) (*Policy, error) {
+	if v == nil || v.Rows == 0 {
+		return nil, fmt.Errorf("export: pruning %q: no observations", PruneVisited)
+	}
+	if v.Features != spec.Observation.Dim {
+		return nil, fmt.Errorf("export: pruning %q: observations of %d features, environment %s has %d", PruneVisited, v.Features, spec.ID, spec.Observation.Dim)
+	}
+	return policyOf(a, spec, PruneVisited, v)
+}
+
+func policyOf(a policy.Actor, spec env.Spec, prune string, v *env.Visits) (*Policy, error) {
 	ta, ok := a.(*policy.TreeActor)
 	if !ok {
 		return nil, fmt.Errorf("export: a %T policy has no tree (only SYMPOL policies are trees)", a)
@@ -118,8 +153,13 @@ func PolicyOf(a policy.Actor, spec env.Spec, prune string) (*Policy, error) {
 		}
 	case PruneNone:
 		p.Tree = plain
+	case PruneVisited:
+		if p.Tree, err = policy.PruneVisited(plain, v.Obs, v.Rows, p.Discrete); err != nil {
+			return nil, fmt.Errorf("export: %w", err)
+		}
+		p.Visits = v
 	default:
-		return nil, fmt.Errorf("export: pruning %q: expected %q, %q or %q", prune, PruneFull, PruneRanges, PruneNone)
+		return nil, fmt.Errorf("export: pruning %q: expected %q, %q, %q or %q", prune, PruneFull, PruneRanges, PruneNone, PruneVisited)
 	}
 	if p.route, err = p.Tree.Ensemble(p.Features); err != nil {
 		return nil, fmt.Errorf("export: policy tree: %w", err)

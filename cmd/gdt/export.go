@@ -34,7 +34,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "onnx", "export format: onnx")
 	out := fs.String("out", "", "file to write (atomically)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	prune := fs.String("prune", export.PruneFull, "policies: full (spec §1.7, as gdt rl show: exact greedy action within the observation bounds), ranges (bounds and ancestor rules only: exact logits within the bounds) or none (the whole tree: exact everywhere)")
+	prune := pruneFlag(fs, export.PruneFull, "policies: ")
 	final := finalFlag(fs)
 	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/export/onnx"
 	"github.com/gdt-ml/gdt/rl/env"
+	"github.com/gdt-ml/gdt/rl/policy"
+	"github.com/gdt-ml/gdt/rl/ppo"
 	"github.com/gdt-ml/gdt/safefile"
 )
 
@@ -24,13 +27,49 @@ func isPolicyRun(path string) bool {
 	return strings.HasSuffix(path, ".gob")
 }
 
+// pruneHelp describes --prune's modes (export, rl show, rl eval).
+const pruneHelp = "full (spec §1.7, as gdt rl show: exact greedy action within the observation bounds), " +
+	"ranges (bounds and ancestor rules only: exact logits within the bounds), " +
+	"visited (pruned with the observations of the policy's greedy episodes from the validation seeds, " +
+	"until every start state of a task with a finite set was drawn: exact greedy action on those observations; " +
+	"the output says whether they are every observation the policy meets on the task) " +
+	"or none (the whole tree: exact everywhere)"
+
+// pruneFlag declares --prune with default def.
+func pruneFlag(fs *flag.FlagSet, def, what string) *string {
+	return fs.String("prune", def, what+pruneHelp)
+}
+
+// checkPrune rejects an unknown --prune mode.
+func checkPrune(prune string) error {
+	switch prune {
+	case export.PruneFull, export.PruneRanges, export.PruneNone, export.PruneVisited:
+		return nil
+	}
+	return fmt.Errorf("%w: --prune %q: want %s, %s, %s or %s", errUsage, prune, export.PruneFull, export.PruneRanges, export.PruneVisited, export.PruneNone)
+}
+
+// runTree returns policy a of run tr in exportable form, its tree pruned as
+// prune says; for export.PruneVisited with the observations of its greedy
+// episodes from the run's validation seeds (ppo.Visited). The tree reads
+// the observations as the policy does (scaled under ScaleObs; Scaling is
+// left unset).
+func runTree(tr *ppo.Trainer, a policy.Actor, prune string) (*export.Policy, error) {
+	if prune != export.PruneVisited {
+		return export.PolicyOf(a, tr.Spec(), prune)
+	}
+	v, err := ppo.Visited(tr.Maker(), tr.Config().ValidationSeed(), ppo.VisitEpisodes, a)
+	if err != nil {
+		return nil, err
+	}
+	return export.PolicyOfVisited(a, tr.Spec(), v)
+}
+
 // exportPolicy writes the delivered tree policy of a run (with final, the
 // final one) as ONNX.
 func exportPolicy(path, out, prune string, final, asJSON bool, stdout io.Writer) error {
-	switch prune {
-	case export.PruneFull, export.PruneRanges, export.PruneNone:
-	default:
-		return fmt.Errorf("%w: --prune %q: want %s, %s or %s", errUsage, prune, export.PruneFull, export.PruneRanges, export.PruneNone)
+	if err := checkPrune(prune); err != nil {
+		return err
 	}
 	tr, err := loadRun(path)
 	if err != nil {
@@ -41,7 +80,7 @@ func exportPolicy(path, out, prune string, final, asJSON bool, stdout io.Writer)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	p, err := export.PolicyOf(actor, tr.Spec(), prune)
+	p, err := runTree(tr, actor, prune)
 	if err != nil {
 		return fmt.Errorf("%s: %s policy: %w", path, cfg.Method, err)
 	}
@@ -69,10 +108,24 @@ func exportPolicy(path, out, prune string, final, asJSON bool, stdout io.Writer)
 		kind = "continuous"
 	}
 	if asJSON {
-		return json.NewEncoder(stdout).Encode(map[string]any{"path": out, "kind": cfg.Method + "-policy", "env": cfg.Env, "actions": kind,
-			"policy": what, "steps": p.Steps, "prune": prune, "tree_nodes": p.Tree.NumNodes(), "format": "onnx", "operators": len(m.Graph.Nodes), "bytes": len(b)})
+		res := map[string]any{"path": out, "kind": cfg.Method + "-policy", "env": cfg.Env, "actions": kind,
+			"policy": what, "steps": p.Steps, "prune": prune, "tree_nodes": p.Tree.NumNodes(), "format": "onnx", "operators": len(m.Graph.Nodes), "bytes": len(b)}
+		if p.Visits != nil {
+			res["visits"] = visitsJSON(p.Visits)
+		}
+		return json.NewEncoder(stdout).Encode(res)
 	}
 	fmt.Fprintf(stdout, "wrote %s: %s policy for %s (%s actions), %s, %d-node tree (pruning %s), %d operators, %d bytes\n",
 		out, cfg.Method, cfg.Env, kind, what, p.Tree.NumNodes(), prune, len(m.Graph.Nodes), len(b))
+	if p.Visits != nil {
+		fmt.Fprintf(stdout, "pruned with %s\n", p.Visits)
+	}
 	return nil
+}
+
+// visitsJSON describes the observations of a pruning by visited states in
+// --json output.
+func visitsJSON(v *env.Visits) map[string]any {
+	return map[string]any{"observations": v.Rows, "steps": v.Steps, "episodes": v.Episodes, "first_seed": v.FirstSeed,
+		"start_states": v.Starts, "start_states_seen": v.StartsSeen, "complete": v.Complete(), "covers": v.String()}
 }

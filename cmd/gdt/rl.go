@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gdt-ml/gdt/data"
+	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/env"
@@ -431,6 +432,7 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	episodes := fs.Int("episodes", 5, "number of episodes")
 	seed := fs.Int("seed", 123456, "seed of the first episode (the next ones use seed+1, …)")
 	final := finalFlag(fs)
+	prune := pruneFlag(fs, "", "play the policy's tree pruned as this says instead of the policy itself: ")
 	asJSON := jsonFlag(fs)
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
@@ -438,6 +440,11 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *episodes < 1 {
 		return fmt.Errorf("%w: --episodes %d: want ≥ 1", errUsage, *episodes)
+	}
+	if *prune != "" {
+		if err := checkPrune(*prune); err != nil {
+			return err
+		}
 	}
 	tr, err := loadRun(arg)
 	if err != nil {
@@ -448,9 +455,16 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return fmt.Errorf("%s: %w", arg, err)
 	}
-	rets, err := ppo.Returns(tr.Maker(), *seed, *episodes, actor, nil)
+	var rets []float64
+	var pruned *export.Policy
+	if *prune == "" {
+		rets, err = ppo.Returns(tr.Maker(), *seed, *episodes, actor, nil)
+	} else if pruned, err = runTree(tr, actor, *prune); err == nil {
+		rets, err = treeReturns(tr, pruned, *seed, *episodes)
+		what += fmt.Sprintf(", played by its %d-node tree (pruning %s)", pruned.Tree.NumNodes(), *prune)
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", arg, err)
 	}
 	note := evalNote(tr, *seed, *episodes)
 	if *asJSON {
@@ -458,10 +472,20 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if _, _, ok := tr.BestActor(); ok && !*final {
 			policyName = policyBest
 		}
-		return writeJSON(stdout, map[string]any{"env": cfg.Env, "method": cfg.Method, "policy": policyName, "description": what,
-			"first_seed": *seed, "returns": rets, "test_return": metrics.Mean(rets), "note": note})
+		res := map[string]any{"env": cfg.Env, "method": cfg.Method, "policy": policyName, "description": what,
+			"first_seed": *seed, "returns": rets, "test_return": metrics.Mean(rets), "note": note}
+		if pruned != nil {
+			res["prune"], res["tree_nodes"] = *prune, pruned.Tree.NumNodes()
+			if pruned.Visits != nil {
+				res["visits"] = visitsJSON(pruned.Visits)
+			}
+		}
+		return writeJSON(stdout, res)
 	}
 	fmt.Fprintf(stdout, "%s %s, %s\n", cfg.Env, cfg.Method, what)
+	if pruned != nil && pruned.Visits != nil {
+		fmt.Fprintf(stdout, "the tree was pruned with %s\n", pruned.Visits)
+	}
 	for i, r := range rets {
 		fmt.Fprintf(stdout, "episode %d (seed %d): %.2f\n", i+1, *seed+i, r)
 	}
@@ -470,6 +494,24 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		fmt.Fprintf(stdout, "note: %s\n", note)
 	}
 	return nil
+}
+
+// treeReturns plays greedy episodes (seeds first…first+n−1) on run tr's
+// environment with the exported tree p instead of the policy.
+func treeReturns(tr *ppo.Trainer, p *export.Policy, first, n int) ([]float64, error) {
+	seeds := make([]uint64, n)
+	for i := range seeds {
+		seeds[i] = uint64(first + i)
+	}
+	eps, err := env.Evaluate(tr.Maker()(), seeds, p.Act)
+	if err != nil {
+		return nil, err
+	}
+	rets := make([]float64, n)
+	for i, ep := range eps {
+		rets[i] = ep.Return
+	}
+	return rets, nil
 }
 
 // evalNote returns what eval's output must say about episodes seeds
@@ -489,15 +531,20 @@ func evalNote(tr *ppo.Trainer, first, n int) string {
 }
 
 func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("rl show", "DIR [--format text|go|dot|json] [--final]",
+	fs := newFlags("rl show", "DIR [--format text|go|dot|json] [--final] [--prune full|ranges|visited|none]",
 		"Prints the delivered tree policy in DIR, pruned with the observation bounds\n"+
-			"(it acts exactly as the trained policy), naming observation features and actions.\n\n"+deliveredHelp, stderr)
+			"(it acts exactly as the trained policy), naming observation features and actions;\n"+
+			"--prune visited prunes it with the observations its greedy episodes meet instead.\n\n"+deliveredHelp, stderr)
 	format := fs.String("format", "text", "text (indented rules), go (Go source), dot (Graphviz) or json")
 	pkg := fs.String("package", "policy", "package name of the generated Go source")
 	final := finalFlag(fs)
+	prune := pruneFlag(fs, export.PruneFull, "")
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
+		return err
+	}
+	if err := checkPrune(*prune); err != nil {
 		return err
 	}
 	tr, err := loadRun(arg)
@@ -516,7 +563,16 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("%s: method %s has no tree to show (only sympol policies are trees)", arg, tr.Config().Method)
 	}
 	spec := tr.Spec()
-	pr, err := ta.Pruned(tr.PruneBounds())
+	var pr *interpret.Tree
+	var visits *env.Visits
+	if *prune == export.PruneFull {
+		pr, err = ta.Pruned(tr.PruneBounds())
+	} else {
+		var p *export.Policy
+		if p, err = runTree(tr, ta, *prune); err == nil {
+			pr, visits = p.Tree, p.Visits
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -538,7 +594,10 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	switch *format {
 	case "text":
 		var b strings.Builder
-		fmt.Fprintf(&b, "%s policy on %s, %s: %d nodes after pruning\n", tr.Config().Method, spec.ID, what, pr.NumNodes())
+		fmt.Fprintf(&b, "%s policy on %s, %s: %d nodes after pruning (%s)\n", tr.Config().Method, spec.ID, what, pr.NumNodes(), *prune)
+		if visits != nil {
+			fmt.Fprintf(&b, "pruned with %s\n", visits)
+		}
 		if spec.Action.Discrete() {
 			fmt.Fprintf(&b, "actions: %s\n\n", strings.Join(spec.ActionNames, ", "))
 		} else {

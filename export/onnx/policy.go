@@ -193,6 +193,13 @@ func policyDoc(p *export.Policy) string {
 	}
 	fmt.Fprintf(&s, "Input: %s, a [N, %d] float tensor: the raw observation exactly as the environment returns it (%s), components: %s.\n",
 		PolicyInput, p.Features, scaled, strings.Join(p.FeatureNames, ", "))
+	if p.Prune == export.PruneVisited && p.Visits != nil {
+		fmt.Fprintf(&s, "The tree was pruned with the observations the greedy policy met, %s: it takes the trained policy's greedy action on every one of them", p.Visits)
+		if !p.Visits.Complete() {
+			s.WriteString(" and may act differently on others")
+		}
+		s.WriteString(".\n")
+	}
 	if p.Prune != export.PruneNone && (p.Low != nil || p.High != nil) {
 		s.WriteString("The tree was pruned with the observation-space bounds: it acts exactly as the trained policy on every observation within them")
 		if p.Prune == export.PruneFull && p.Discrete {

@@ -124,8 +124,14 @@ func TestPolicyExportMatchesPolicy(t *testing.T) {
 			if err := ta.Predict(xs, N, want); err != nil {
 				t.Fatal(err)
 			}
-			for _, prune := range []string{export.PruneFull, export.PruneRanges, export.PruneNone} {
-				p, err := export.PolicyOf(ta, spec, prune)
+			for _, prune := range []string{export.PruneFull, export.PruneRanges, export.PruneNone, export.PruneVisited} {
+				var p *export.Policy
+				var err error
+				if prune == export.PruneVisited { // pruned with the very observations checked below
+					p, err = export.PolicyOfVisited(ta, spec, &env.Visits{Obs: xs, Rows: N, Features: F, Episodes: 1})
+				} else {
+					p, err = export.PolicyOf(ta, spec, prune)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -168,7 +174,7 @@ func TestPolicyExportMatchesPolicy(t *testing.T) {
 							t.Fatalf("%s, row %d: probabilities sum to %v", prune, i, sum)
 						}
 					}
-					if prune == export.PruneFull && spec.Action.Discrete() {
+					if (prune == export.PruneFull || prune == export.PruneVisited) && spec.Action.Discrete() {
 						continue
 					}
 					name := OutputLogits

@@ -34,6 +34,26 @@ func (t *TreeActor) Pruned(low, high []float32) (*interpret.Tree, error) {
 	return PruneRanges(p, low, high, t.dist.Discrete)
 }
 
+// PruneVisited prunes a plain tree without changing the leaf it reaches on
+// any of the observations obs (rows × features, row-major; env.Visits):
+// a split one side of which no observation reaches is replaced by its other
+// side (interpret.Tree.Prune with one row), then PruneRanges' ancestor rule
+// and, with mergeSame (discrete actions), its merge of sibling leaves with
+// the same greedy action. On every row of obs the pruned tree reaches a
+// leaf with the same values as before (with mergeSame, the same greedy
+// action); elsewhere it may act differently. The result is renumbered
+// breadth first.
+func PruneVisited(t *interpret.Tree, obs []float32, rows int, mergeSame bool) (*interpret.Tree, error) {
+	if t == nil || len(t.Nodes) == 0 {
+		return nil, fmt.Errorf("policy: PruneVisited: empty tree")
+	}
+	r, err := t.Prune(obs, rows, 1)
+	if err != nil {
+		return nil, fmt.Errorf("policy: PruneVisited: %w", err)
+	}
+	return PruneRanges(r, nil, nil, mergeSame)
+}
+
 // PruneRanges prunes a plain tree without changing the action it takes on
 // any observation inside the box [low, high] (spec §1.7):
 //

@@ -52,6 +52,29 @@ func Returns(m env.Maker, first, n int, a policy.Actor, visit func(obs []float32
 	return out, nil
 }
 
+// VisitEpisodes is the most greedy episodes Visited plays for a pruning by
+// visited states. Where the environment has a finite set of start states
+// (env.FiniteStarts) the episodes stop once they have started from all of
+// them: Empty-Random-6x6's 60 starts are all drawn by 1000 uniform draws
+// but with probability < 60·(59/60)^1000 ≈ 3·10⁻⁶, and env.Visits says
+// whether they were.
+const VisitEpisodes = 1000
+
+// Visited plays greedy episodes of a on fresh environments from m, seeds
+// first, first+1, … (env.Visit: at most maxEpisodes, fewer once every start
+// state was drawn), and returns the distinct observations a acted on.
+func Visited(m env.Maker, first, maxEpisodes int, a policy.Actor) (*env.Visits, error) {
+	var perr error
+	v, err := env.Visit(m(), uint64(first), maxEpisodes, Greedy(a, &perr))
+	if err == nil {
+		err = perr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
 // selectionSD is the sample standard deviation of validation returns
 // (EvalRecord.SelectionSD; 0 for fewer than two).
 func selectionSD(x []float64) float64 {

@@ -356,3 +356,23 @@ func (e *Env) AppendRandState(b []byte) []byte {
 
 // SetRandState restores a generator state AppendRandState wrote.
 func (e *Env) SetRandState(b []byte) error { return e.gen.UnmarshalBinary(b) }
+
+// StartStates returns the number of start states a Reset draws from
+// (env.FiniteStarts): Empty-Random's agent cell (any free cell but the
+// goal's) times its four directions, 60 on the 6×6 grid; 1 for
+// DistShift1/2, whose layout is fixed; 0 (not counted) for the layouts
+// that also draw walls, doors, keys, lava gaps or goals.
+func (e *Env) StartStates() int {
+	c := e.cfg
+	switch {
+	case c.layout == layoutEmptyRandom:
+		return 4 * ((c.width-2)*(c.height-2) - 1)
+	case c.layout == layoutDistShift && !c.randomGoal:
+		return 1
+	}
+	return 0
+}
+
+// StartState returns a key of the agent's cell and direction, which is the
+// whole start state where StartStates counts them (env.FiniteStarts).
+func (e *Env) StartState() int { return (e.ay*e.cfg.width+e.ax)*4 + e.dir }
