@@ -23,6 +23,8 @@ Rules:
   lcb:K    the first evaluation with the highest lower bound selection −
            K standard errors: of two policies that validate alike, the
            steadier one
+  oracle   the evaluation whose policy tests best (not a rule: it looks at
+           the test; how much a perfect selection could add)
 
 Usage: scripts/rl-selection-replay.py [--val-episodes 20] [--rules best,final,se:1,lcb:1] FILE.csv ...
 Prints per environment the mean and minimum test return and the count of
@@ -59,6 +61,8 @@ def load(files):
 def pick(curve, rule, n):
     if rule == "final":
         return len(curve) - 1
+    if rule == "oracle":
+        return max(range(len(curve)), key=lambda i: curve[i][1])
     if rule in ("best", "first"):
         b = 0
         for i, (s, _, _) in enumerate(curve):
