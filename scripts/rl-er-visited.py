@@ -29,7 +29,7 @@ def bench_rows(paths):
     rows = {}
     for p in paths:
         for r in sympol_rows(p):
-            rows[int(r["seed"])] = r
+            rows[(r["env"], int(r["seed"]))] = r
     return rows
 
 
@@ -74,7 +74,7 @@ def main(argv):
             full = run_eval(gdt, d, "full")
             vis = run_eval(gdt, d, "visited")
             v = vis["visits"]
-            b = brows.get(seed)
+            b = brows.get((res["env"], seed))
             row = {"arm": name, "seed": seed, "test_return": actor["test_return"],
                    "bench_test_return": delivered(b) if b else "", "bench_nodes": delivered_nodes(b) if b else "",
                    "full_nodes": full["tree_nodes"], "full_test_return": full["test_return"],

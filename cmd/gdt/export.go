@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gdt-ml/gdt/export"
 	"github.com/gdt-ml/gdt/export/onnx"
 	"github.com/gdt-ml/gdt/safefile"
 )
@@ -34,7 +33,7 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	format := fs.String("format", "onnx", "export format: onnx")
 	out := fs.String("out", "", "file to write (atomically)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	prune := pruneFlag(fs, export.PruneFull, "policies: ")
+	prune := pruneFlag(fs, "policies: ", pruneDefault)
 	final := finalFlag(fs)
 	arg, err := parseOne(fs, args, "MODEL file")
 	if err != nil {

@@ -28,16 +28,32 @@ func isPolicyRun(path string) bool {
 }
 
 // pruneHelp describes --prune's modes (export, rl show, rl eval).
-const pruneHelp = "full (spec §1.7, as gdt rl show: exact greedy action within the observation bounds), " +
+const pruneHelp = "full (spec §1.7: exact greedy action within the observation bounds), " +
 	"ranges (bounds and ancestor rules only: exact logits within the bounds), " +
 	"visited (pruned with the observations of the policy's greedy episodes from the validation seeds, " +
 	"until every start state of a task with a finite set was drawn: exact greedy action on those observations; " +
 	"the output says whether they are every observation the policy meets on the task) " +
 	"or none (the whole tree: exact everywhere)"
 
-// pruneFlag declares --prune with default def.
-func pruneFlag(fs *flag.FlagSet, def, what string) *string {
-	return fs.String("prune", def, what+pruneHelp)
+// pruneDefault is what an empty --prune means on show and export.
+const pruneDefault = "; default: the run's prune option (visited in MiniGrid-Empty-Random-6x6's SYMPOL preset, full elsewhere)"
+
+// runPrune returns the pruning mode prune names or, with "", the run's
+// (its prune option, ppo.Config.Prune; full where unset).
+func runPrune(tr *ppo.Trainer, prune string) string {
+	if prune == "" {
+		prune = tr.Config().Prune
+	}
+	if prune == "" {
+		prune = export.PruneFull
+	}
+	return prune
+}
+
+// pruneFlag declares --prune (default empty), its help pruneHelp between
+// what and tail.
+func pruneFlag(fs *flag.FlagSet, what, tail string) *string {
+	return fs.String("prune", "", what+pruneHelp+tail)
 }
 
 // checkPrune rejects an unknown --prune mode.
@@ -68,13 +84,16 @@ func runTree(tr *ppo.Trainer, a policy.Actor, prune string) (*export.Policy, err
 // exportPolicy writes the delivered tree policy of a run (with final, the
 // final one) as ONNX.
 func exportPolicy(path, out, prune string, final, asJSON bool, stdout io.Writer) error {
-	if err := checkPrune(prune); err != nil {
-		return err
+	if prune != "" {
+		if err := checkPrune(prune); err != nil {
+			return err
+		}
 	}
 	tr, err := loadRun(path)
 	if err != nil {
 		return err
 	}
+	prune = runPrune(tr, prune)
 	cfg := tr.Config()
 	actor, what, err := runPolicy(tr, final)
 	if err != nil {

@@ -2,13 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestPruneVisitedCLI prunes a tiny Empty-Random run's delivered tree by
-// its visited states in rl eval, rl show and export: the episodes cover
+// its visited states in rl eval, rl show and export (by default: its
+// preset's prune option; result.json counts that tree): the episodes cover
 // all 60 start states, the pruned tree is no larger than today's pruning
 // and plays the test episodes with the policy's returns; on CartPole
 // (continuous starts) the output says the guarantee is only for the
@@ -45,11 +48,18 @@ func TestPruneVisitedCLI(t *testing.T) {
 			t.Errorf("%v-pruned tree: test return %v, the policy's %v", r["prune"], r["test_return"], actor["test_return"])
 		}
 	}
-	out, errOut, code := gdt(t, "rl", "show", run, "--prune", "visited")
-	if code != 0 || !strings.Contains(out, "(visited)") || !strings.Contains(out, "start from all 60 start states of the task") {
-		t.Errorf("rl show --prune visited: exit %d: %s %s", code, out, errOut)
+	for _, args := range [][]string{{"--prune", "visited"}, nil} { // Empty-Random's preset prunes by visited states
+		out, errOut, code := gdt(t, append([]string{"rl", "show", run}, args...)...)
+		if code != 0 || !strings.Contains(out, "(visited)") || !strings.Contains(out, "start from all 60 start states of the task") ||
+			!strings.Contains(out, fmt.Sprintf(": %v nodes after pruning", vis["tree_nodes"])) {
+			t.Errorf("rl show %v: exit %d: %s %s", args, code, out, errOut)
+		}
 	}
-	out, errOut, code = gdt(t, "export", run, "--out", filepath.Join(dir, "er.onnx"), "--prune", "visited", "--json")
+	var sum rlSummary
+	if b, err := os.ReadFile(filepath.Join(run, "result.json")); err != nil || json.Unmarshal(b, &sum) != nil || float64(sum.TreeNodes) != vis["tree_nodes"] {
+		t.Errorf("result.json: tree_nodes %d, want the visited-pruned tree's %v (%v)", sum.TreeNodes, vis["tree_nodes"], err)
+	}
+	out, errOut, code := gdt(t, "export", run, "--out", filepath.Join(dir, "er.onnx"), "--json")
 	var res map[string]any
 	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res["tree_nodes"] != vis["tree_nodes"] || res["prune"] != "visited" {
 		t.Errorf("export --prune visited: exit %d: %s %s", code, out, errOut)

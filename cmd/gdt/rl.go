@@ -380,7 +380,7 @@ func summarise(tr *ppo.Trainer) (rlSummary, error) {
 // other actors or when pruning fails).
 func prunedNodes(tr *ppo.Trainer, a policy.Actor) int {
 	if ta, ok := a.(*policy.TreeActor); ok {
-		if pr, err := ta.Pruned(tr.PruneBounds()); err == nil {
+		if pr, _, err := tr.PrunedTree(ta, ""); err == nil {
 			return pr.NumNodes()
 		}
 	}
@@ -432,7 +432,7 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	episodes := fs.Int("episodes", 5, "number of episodes")
 	seed := fs.Int("seed", 123456, "seed of the first episode (the next ones use seed+1, …)")
 	final := finalFlag(fs)
-	prune := pruneFlag(fs, "", "play the policy's tree pruned as this says instead of the policy itself: ")
+	prune := pruneFlag(fs, "play the policy's tree pruned as this says instead of the policy itself (default: the policy): ", "")
 	asJSON := jsonFlag(fs)
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
@@ -534,18 +534,21 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := newFlags("rl show", "DIR [--format text|go|dot|json] [--final] [--prune full|ranges|visited|none]",
 		"Prints the delivered tree policy in DIR, pruned with the observation bounds\n"+
 			"(it acts exactly as the trained policy), naming observation features and actions;\n"+
-			"--prune visited prunes it with the observations its greedy episodes meet instead.\n\n"+deliveredHelp, stderr)
+			"--prune visited prunes it with the observations its greedy episodes meet instead\n"+
+			"(the default where the run's prune option says so: Empty-Random's SYMPOL preset).\n\n"+deliveredHelp, stderr)
 	format := fs.String("format", "text", "text (indented rules), go (Go source), dot (Graphviz) or json")
 	pkg := fs.String("package", "policy", "package name of the generated Go source")
 	final := finalFlag(fs)
-	prune := pruneFlag(fs, export.PruneFull, "")
+	prune := pruneFlag(fs, "", pruneDefault)
 	asJSON := fs.Bool("json", false, "the same as --format json")
 	arg, err := parseOne(fs, args, "run DIR")
 	if err != nil {
 		return err
 	}
-	if err := checkPrune(*prune); err != nil {
-		return err
+	if *prune != "" {
+		if err := checkPrune(*prune); err != nil {
+			return err
+		}
 	}
 	tr, err := loadRun(arg)
 	if err != nil {
@@ -565,8 +568,9 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	spec := tr.Spec()
 	var pr *interpret.Tree
 	var visits *env.Visits
+	*prune = runPrune(tr, *prune)
 	if *prune == export.PruneFull {
-		pr, err = ta.Pruned(tr.PruneBounds())
+		pr, _, err = tr.PrunedTree(ta, ppo.PruneFull)
 	} else {
 		var p *export.Policy
 		if p, err = runTree(tr, ta, *prune); err == nil {

@@ -226,7 +226,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 			pt.Test = metrics.Mean(rets)
 		}
 		if ta, ok := evaluated.(*policy.TreeActor); ok {
-			pr, err := ta.Pruned(tr.PruneBounds())
+			pr, _, err := tr.PrunedTree(ta, "")
 			if err != nil {
 				return err
 			}
@@ -301,7 +301,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 				continue
 			}
 		} else if ta, ok := actor.(*policy.TreeActor); ok {
-			pr, err := ta.Pruned(tr.PruneBounds())
+			pr, _, err := tr.PrunedTree(ta, "")
 			if err != nil {
 				return nil, err
 			}

@@ -158,6 +158,13 @@ type Config struct {
 	// −116 … −1150).
 	RestartBelow float64
 
+	// Prune is how a tree policy is pruned where gdt shows, exports or
+	// counts it (Trainer.PrunedTree): PruneFull ("" too: checkpoints from
+	// before it) with the observation bounds, PruneVisited with the
+	// observations of its greedy episodes. It does not change the
+	// training.
+	Prune string
+
 	// Reference-code quirks (spec §11); ProfileReference turns them on.
 	PlateauReference    bool // optax min-mode on the raw reward, patience 3
 	AccumReference      bool // double step while K = 1, no accumulation otherwise
@@ -278,6 +285,42 @@ type protocolRow struct {
 	after, margin         float64
 	restarts, valEpisodes int
 	below                 float64
+}
+
+// How a tree policy is pruned where it is shown, exported or counted
+// (Config.Prune; the words of package export's modes of the same name).
+const (
+	// PruneFull prunes with the observation bounds: nodes the bounds or
+	// an ancestor's test decide, then sibling leaves with the same greedy
+	// action (spec §1.7); the greedy action is the policy's on every
+	// observation within the bounds.
+	PruneFull = "full"
+	// PruneVisited prunes with the observations of the policy's greedy
+	// episodes from the validation seeds (Visited, policy.PruneVisited):
+	// the greedy action is the policy's on every one of them, which on a
+	// task whose start states the episodes all drew (env.FiniteStarts) is
+	// every observation the policy meets on it.
+	PruneVisited = "visited"
+)
+
+// sympolOverride holds the SYMPOL presets that replace a thesis
+// hyperparameter, with the pruning their trees are shown with.
+type overrideRow struct {
+	ent   float64 // ent_coef
+	prune string  // Config.Prune
+}
+
+var sympolOverride = map[string]overrideRow{
+	// Empty-Random-6x6: ent_coef 0.3 (thesis 0.1) keeps the trainings off
+	// the wall follower and finds a best memoryless policy in 18 of 20
+	// (delivered 0.9664 against 0.9598 on the 20 paired development seeds
+	// 40013 …, 45017 …; better on 17, worse on 1; BENCHMARKS.md
+	// "Empty-Random, session 15"), but its trees are large after the
+	// bounds pruning (116 nodes on average). They act on only ≈ 21
+	// distinct observations from the 60 start states, so the trees are
+	// shown pruned by those (PruneVisited): exact on every state the
+	// policy meets, ≈ 25 nodes (BENCHMARKS.md "Empty-Random, session 16").
+	"minigrid_empty": {0.3, PruneVisited},
 }
 
 // sympolProtocol holds the environments whose SYMPOL preset changes the
@@ -414,6 +457,9 @@ func Preset(envID, method string) (Config, error) {
 		c.NEnvs, c.NSteps, c.Epochs, c.NormAdv, c.ReduceLR, c.VfCoef = r.nEnvs, r.nSteps, r.epochs, r.normAdv, r.reduceLR, r.vf
 		if p, ok := sympolProtocol[alias]; ok {
 			c.RestartAfter, c.RestartMargin, c.Restarts, c.ValEpisodes, c.RestartBelow = p.after, p.margin, p.restarts, p.valEpisodes, p.below
+		}
+		if o, ok := sympolOverride[alias]; ok {
+			c.EntCoef, c.Prune = o.ent, o.prune
 		}
 	case MethodMLP:
 		r, ok := mlpBest[alias]
@@ -621,6 +667,9 @@ var Options = option.ZeroValued("ppo",
 	option.ChoiceOpt("accum_mode", AccumAuto, []string{AccumAuto, AccumSqrt, AccumMean},
 		"how the default profile realises the dynamic batch size: sqrt scales the actor's rates by √K, mean does not, auto picks by reduce_lr",
 		func(c *Config) any { return &c.AccumMode }),
+	option.ChoiceOpt("prune", PruneFull, []string{PruneFull, PruneVisited},
+		"how gdt rl show, export and bench prune the tree policy: full (observation bounds, same-action merge: exact within the bounds) or visited (by the observations of its greedy episodes: exact on them, and on every state it meets where the episodes drew all of a task's start states); does not change the training",
+		func(c *Config) any { return &c.Prune }).Note("visited in MiniGrid-Empty-Random-6x6's SYMPOL preset"),
 	option.IntOpt("workers", "1", 0, option.Unbounded, "goroutines of the tree kernel (0: GOMAXPROCS); results do not depend on it",
 		func(c *Config) any { return &c.Workers }),
 	option.BoolOpt("serial", "false", "run the whole update on the trainer's goroutine (when several trainers keep every core busy); results do not depend on it",

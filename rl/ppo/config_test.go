@@ -91,3 +91,35 @@ func TestSet(t *testing.T) {
 		t.Error("n_envs = 0 accepted")
 	}
 }
+
+// TestPresetPrune checks the SYMPOL presets' pruning and Empty-Random's
+// entropy bonus (sympolOverride): visited states and ent_coef 0.3 on
+// Empty-Random-6x6 only; every other environment keeps the bounds pruning
+// ("", the field's zero value, which old checkpoints hold too).
+func TestPresetPrune(t *testing.T) {
+	for alias := range sympolBest {
+		var id string
+		for k, v := range envAlias {
+			if v == alias {
+				id = k
+			}
+		}
+		c, err := Preset(id, MethodSYMPOL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantPrune, wantEnt := "", sympolBest[alias].ent
+		if id == "MiniGrid-Empty-Random-6x6-v0" {
+			wantPrune, wantEnt = PruneVisited, 0.3
+		}
+		if c.Prune != wantPrune || c.EntCoef != wantEnt {
+			t.Errorf("%s: prune %q, ent_coef %v; want %q, %v", id, c.Prune, c.EntCoef, wantPrune, wantEnt)
+		}
+		if err := c.Set("prune", "full"); err != nil || c.Prune != PruneFull {
+			t.Errorf("%s: --set prune=full: %v", id, err)
+		}
+		if err := c.Set("prune", "often"); err == nil {
+			t.Errorf("%s: --set prune=often: want an error", id)
+		}
+	}
+}

@@ -1,8 +1,10 @@
 package ppo
 
 import (
+	"fmt"
 	"time"
 
+	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/policy"
@@ -73,6 +75,35 @@ func Visited(m env.Maker, first, maxEpisodes int, a policy.Actor) (*env.Visits, 
 		return nil, err
 	}
 	return v, nil
+}
+
+// PrunedTree returns tree actor a's tree as gdt shows, exports and counts
+// it: pruned as mode says ("" = Config.Prune) — PruneFull (or "") with
+// the observation bounds (PruneBounds, policy.TreeActor.Pruned), or
+// PruneVisited with the observations of a's greedy episodes from the
+// validation seeds (Visited, policy.PruneVisited), which it returns too.
+func (t *Trainer) PrunedTree(a *policy.TreeActor, mode string) (*interpret.Tree, *env.Visits, error) {
+	if mode == "" {
+		mode = t.cfg.Prune
+	}
+	switch mode {
+	case "", PruneFull:
+		pr, err := a.Pruned(t.PruneBounds())
+		return pr, nil, err
+	case PruneVisited:
+	default:
+		return nil, nil, fmt.Errorf("pruning %q: expected %q or %q", mode, PruneFull, PruneVisited)
+	}
+	v, err := Visited(t.Maker(), t.cfg.ValidationSeed(), VisitEpisodes, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	plain, err := a.Plain()
+	if err != nil {
+		return nil, nil, err
+	}
+	pr, err := policy.PruneVisited(plain, v.Obs, v.Rows, a.Dist().Discrete)
+	return pr, v, err
 }
 
 // selectionSD is the sample standard deviation of validation returns

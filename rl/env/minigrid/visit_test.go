@@ -1,6 +1,7 @@
 package minigrid
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/gdt-ml/gdt/rl/env"
@@ -50,5 +51,36 @@ func TestVisitCoversStarts(t *testing.T) {
 	k, _ := New(IDDoorKey5x5)
 	if v, err = env.Visit(k, 1, 3, forward); err != nil || v.Episodes != 3 || v.Complete() || v.Starts != 0 {
 		t.Fatalf("DoorKey: %v, %+v", err, v)
+	}
+}
+
+// TestEmptyRandomObservations counts the observations Empty-Random-6x6
+// can show: its 60 non-goal agent states (cell × direction) give 21
+// distinct 3×3 views. Greedy episodes that meet 21 distinct observations
+// (env.Visits.Rows) have therefore met every observation of the task, so
+// a tree pruned by them (PruneVisited) acts as the full tree on every
+// state of the task, not only on the policy's own.
+func TestEmptyRandomObservations(t *testing.T) {
+	e, _ := New(IDEmptyRandom6x6)
+	obs := make([]float32, e.Spec().Observation.Dim)
+	e.Seed(1)
+	e.Reset(obs)
+	seen := map[string]bool{}
+	for x := 1; x <= 4; x++ {
+		for y := 1; y <= 4; y++ {
+			for d := 0; d < 4; d++ {
+				if x == 4 && y == 4 {
+					continue
+				}
+				if err := e.SetAgent(x, y, d); err != nil {
+					t.Fatal(err)
+				}
+				e.Observe(obs)
+				seen[fmt.Sprint(obs)] = true
+			}
+		}
+	}
+	if len(seen) != 21 {
+		t.Fatalf("%d distinct observations over the 60 agent states, want 21", len(seen))
 	}
 }
