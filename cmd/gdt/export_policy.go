@@ -56,10 +56,10 @@ func pruneFlag(fs *flag.FlagSet, what, tail string) *string {
 	return fs.String("prune", "", what+pruneHelp+tail)
 }
 
-// checkPrune rejects an unknown --prune mode.
+// checkPrune rejects an unknown --prune mode ("" is the default).
 func checkPrune(prune string) error {
 	switch prune {
-	case export.PruneFull, export.PruneRanges, export.PruneNone, export.PruneVisited:
+	case "", export.PruneFull, export.PruneRanges, export.PruneNone, export.PruneVisited:
 		return nil
 	}
 	return fmt.Errorf("%w: --prune %q: want %s, %s, %s or %s", errUsage, prune, export.PruneFull, export.PruneRanges, export.PruneVisited, export.PruneNone)
@@ -84,10 +84,8 @@ func runTree(tr *ppo.Trainer, a policy.Actor, prune string) (*export.Policy, err
 // exportPolicy writes the delivered tree policy of a run (with final, the
 // final one) as ONNX.
 func exportPolicy(path, out, prune string, final, asJSON bool, stdout io.Writer) error {
-	if prune != "" {
-		if err := checkPrune(prune); err != nil {
-			return err
-		}
+	if err := checkPrune(prune); err != nil {
+		return err
 	}
 	tr, err := loadRun(path)
 	if err != nil {

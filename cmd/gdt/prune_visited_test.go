@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gdt-ml/gdt/export"
+	"github.com/gdt-ml/gdt/rl/ppo"
 )
 
 // TestPruneVisitedCLI prunes a tiny Empty-Random run's delivered tree by
@@ -76,5 +79,13 @@ func TestPruneVisitedCLI(t *testing.T) {
 	}
 	if _, errOut, code := gdt(t, "rl", "show", cp, "--prune", "often"); code == 0 || !strings.Contains(errOut, "--prune") {
 		t.Errorf("rl show --prune often: exit %d: %s", code, errOut)
+	}
+}
+
+// TestPruneWords checks that the run option's words (ppo.Config.Prune) are
+// export's modes of the same name, which runPrune hands on unchanged.
+func TestPruneWords(t *testing.T) {
+	if ppo.PruneFull != export.PruneFull || ppo.PruneVisited != export.PruneVisited {
+		t.Errorf("ppo's prune words %q, %q; export's %q, %q", ppo.PruneFull, ppo.PruneVisited, export.PruneFull, export.PruneVisited)
 	}
 }

@@ -441,10 +441,8 @@ func runRLEval(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *episodes < 1 {
 		return fmt.Errorf("%w: --episodes %d: want ≥ 1", errUsage, *episodes)
 	}
-	if *prune != "" {
-		if err := checkPrune(*prune); err != nil {
-			return err
-		}
+	if err := checkPrune(*prune); err != nil {
+		return err
 	}
 	tr, err := loadRun(arg)
 	if err != nil {
@@ -545,10 +543,8 @@ func runRLShow(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if *prune != "" {
-		if err := checkPrune(*prune); err != nil {
-			return err
-		}
+	if err := checkPrune(*prune); err != nil {
+		return err
 	}
 	tr, err := loadRun(arg)
 	if err != nil {
