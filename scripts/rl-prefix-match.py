@@ -12,7 +12,18 @@ event (trainings are deterministic), and a rerun at another commit
 everywhere, so this shows a rerun reproduces the recorded rows and where
 each training left the baseline.
 
-Usage: scripts/rl-prefix-match.py --env ENV --base B.csv[,MORE.csv] FILE.csv ...
+With --by-step (a run that evaluates more often, or on more validation
+episodes, than the base) the points are paired by step instead: the
+base's evaluation steps are a subset of a denser run's, and the numbers
+that do not depend on how many validation episodes there are (step,
+training return, the 5-episode validation that feeds the plateau, the
+applied tree's, the test return, nodes) are compared at each step both
+curves hold. Two more columns replay rl/ppo's plateau (optax rule,
+patience 5 evaluations, relative tolerance 1e-4: optim.SYMPOLIntendedPlateau)
+on each curve's 5-episode validation and give the step of its first
+halving: the plateau counts evaluations, not steps.
+
+Usage: scripts/rl-prefix-match.py [--by-step] --env ENV --base B.csv[,MORE.csv] FILE.csv ...
 Example (LunarLander's level-rule runs against the recorded rows):
   scripts/rl-prefix-match.py --env LunarLander-v2 \\
     --base results/sympol-dev-curves.csv,results/sympol-judge-5077.csv,results/sympol-unseen-7011.csv,results/sympol-unseen-45017.csv \\
@@ -20,7 +31,55 @@ Example (LunarLander's level-rule runs against the recorded rows):
 """
 import argparse
 
-from rl_rows import curve_points, delivered, sympol_rows
+from rl_rows import curve_points, delivered, num, sympol_rows
+
+# The curve point's numbers that do not depend on val_episodes: step,
+# train, trained (the first n_eval_episodes validation episodes), applied,
+# test and nodes (selection and its spread do).
+FIXED = (0, 1, 2, 3, 5, 7)
+
+
+def first_halving(pts, patience=5, rtol=1e-4):
+    """The step of the first evaluation at which rl/ppo's plateau (optax
+    rule, maximise, on the curve's 5-episode validation) halves the actor's
+    rates for the training that follows, or "none". A restart gives the
+    new attempt a fresh plateau (a halving at the restarting evaluation
+    itself acts on nothing); the new attempt's first evaluation follows the
+    restarting one by one first iteration (the curve's first step)."""
+    def starts(i):
+        return 0 < i < len(pts) and int(pts[i][0]) - int(pts[i - 1][0]) == int(pts[0][0])
+
+    best, count = None, 0
+    for i, p in enumerate(pts):
+        if starts(i):
+            best, count = None, 0
+        v = num(p[2])
+        if best is None or v > (1 + rtol) * best:
+            best, count = v, 0
+            continue
+        count += 1
+        if count == patience:
+            if not starts(i + 1):
+                return p[0]
+            count = 0
+    return "none"
+
+
+def by_step(p, q):
+    """Pairs the points of curves p and q at the steps both hold, in
+    order, on the FIXED numbers both record: (equal leading pairs, pairs,
+    last equal step, first differing step)."""
+    qs = {x[0]: x for x in q}
+    pairs = [(x, qs[x[0]]) for x in p if x[0] in qs]
+    n = 0
+    for x, y in pairs:
+        k = [i for i in FIXED if i < min(len(x), len(y))]
+        if [x[i] for i in k] != [y[i] for i in k]:
+            break
+        n += 1
+    last = pairs[n - 1][0][0] if n else "–"
+    first = pairs[n][1][0] if n < len(pairs) else "same"
+    return n, len(pairs), last, first
 
 
 def load(files, env):
@@ -36,10 +95,26 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--env", required=True)
     ap.add_argument("--base", required=True)
+    ap.add_argument("--by-step", action="store_true", help="pair evaluations by step (a denser run against the base)")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     base = load(a.base.split(","), a.env)
     runs = load(a.files, a.env)
+    if a.by_step:
+        print("| seed | equal leading common steps | common steps | base evaluations | run evaluations | last equal step "
+              "| first differing step | base's first halving | run's first halving | base delivered | run delivered "
+              "| base restarts | run restarts |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for s in sorted(runs):
+            if s not in base:
+                print(f"| {s} | no base row |" + " |" * 11)
+                continue
+            p, q = curve_points(base[s]), curve_points(runs[s])
+            n, m, last, first = by_step(p, q)
+            print(f"| {s} | {n} | {m} | {len(p)} | {len(q)} | {last} | {first} | {first_halving(p)} | "
+                  f"{first_halving(q)} | {delivered(base[s]):.4g} | {delivered(runs[s]):.4g} | "
+                  f"{base[s].get('restarts', '')} | {runs[s].get('restarts', '')} |")
+        return
     print("| seed | equal leading evaluations | base evaluations | run evaluations | last equal step | first differing step "
           "| base delivered | run delivered | run's restarts |")
     print("|---|---|---|---|---|---|---|---|---|")
