@@ -21,7 +21,8 @@ applied tree's, the test return, nodes) are compared at each step both
 curves hold. Two more columns replay rl/ppo's plateau (optax rule,
 patience 5 evaluations, relative tolerance 1e-4: optim.SYMPOLIntendedPlateau)
 on each curve's 5-episode validation and give the step of its first
-halving: the plateau counts evaluations, not steps.
+halving: the plateau counts evaluations, not steps (for a run under
+reduce_lr=false: where its halving would have been).
 
 Usage: scripts/rl-prefix-match.py [--by-step] --env ENV --base B.csv[,MORE.csv] FILE.csv ...
 Example (LunarLander's level-rule runs against the recorded rows):
@@ -73,7 +74,8 @@ def by_step(p, q):
     pairs = [(x, qs[x[0]]) for x in p if x[0] in qs]
     n = 0
     for x, y in pairs:
-        k = [i for i in FIXED if i < min(len(x), len(y))]
+        # nodes 0: not recorded (some early rows; a pruned tree has ≥ 1)
+        k = [i for i in FIXED if i < min(len(x), len(y)) and not (i == 7 and "0" in (x[i], y[i]))]
         if [x[i] for i in k] != [y[i] for i in k]:
             break
         n += 1
