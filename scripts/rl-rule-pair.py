@@ -5,11 +5,13 @@ without training again where the two runs are provably the same.
 A training that neither rule restarts is the same training under both,
 bit for bit (the rule only reads the evaluations; trainings are
 deterministic). So each side's missing rows are filled from the other
-side where the other side's curve shows that neither rule fires on it:
+side where the other side's row ran without a restart (its own rule did
+not fire) and its curve shows that this side's rule does not fire on it:
 the rule is replayed on the curve's validation returns (the fifth curve
 number, ppo's val_episodes mean) at the first evaluation at or after
 after·total steps (with restart_below BELOW where given: a best
-validation under it fires), and the gain the training has shown possible is taken
+validation under it fires; AFTER 0 never fires, as restart_after 0
+never restarts), and the gain the training has shown possible is taken
 from --best-train, an upper bound on any training episode's return (the
 real rule uses the attempt's best training episode, which is at most
 that), so "does not fire" is proven, not estimated. A seed that either
@@ -46,7 +48,10 @@ def load(files, env):
 def fires(r, after, margin, best_train, below=0):
     """Whether the rule (after, margin, below) may restart the first attempt of
     row r: True where it may, False where it provably does not, None where
-    the curve cannot tell (no validation returns, or it ends first)."""
+    the curve cannot tell (no validation returns, or it ends first).
+    AFTER 0 is rl/ppo's "never" (restart_after 0): it does not fire."""
+    if after <= 0:
+        return False
     pts = curve_points(r)
     if not pts or len(pts[0]) < 5:
         return None
@@ -79,7 +84,10 @@ def main():
                 vals[i][s], src[i] = delivered(sides[i][s]), "run"
                 continue
             o = sides[1 - i][s]
-            same = int(o.get("restarts") or 0) == 0 and all(fires(o, rule[0], rule[1], a.best_train, *rule[2:]) is False for rule in rules)
+            # o's own rule did not restart it (it ran under that rule with
+            # no restart); this side's rule must provably not fire either.
+            rule = rules[i]
+            same = int(o.get("restarts") or 0) == 0 and fires(o, rule[0], rule[1], a.best_train, *rule[2:]) is False
             if same:
                 vals[i][s], src[i] = delivered(o), "same training (neither rule fires)"
         cells = [f"{vals[i][s]:.4g}" if s in vals[i] else "missing (a rule fires: run it)" for i in (0, 1)]

@@ -39,7 +39,8 @@ func TestPresets(t *testing.T) {
 	// SYMPOL presets (four trainings, 200 validation episodes) and
 	// DoorKey's and Pendulum's (later, stricter restart rules) and
 	// MountainCarContinuous's (100 validation episodes) and LunarLander's
-	// (a level, restart_below −100, at 40 %% of the budget).
+	// (a level, restart_below −100, at 40 %% of the budget) and LavaGapS7's
+	// (no restarts: restart_after 0).
 	for id := range envAlias {
 		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
 			c, _ := Preset(id, meth)
@@ -59,6 +60,9 @@ func TestPresets(t *testing.T) {
 			}
 			if id == "LunarLander-v2" && meth == MethodSYMPOL {
 				want = [5]float64{0.4, 0, DefaultRestarts, DefaultValEpisodes, -100}
+			}
+			if id == "MiniGrid-LavaGapS7-v0" && meth == MethodSYMPOL {
+				want = [5]float64{0, DefaultRestartMargin, DefaultRestarts, DefaultValEpisodes, 0}
 			}
 			if got != want {
 				t.Errorf("%s %s: restart_after, restart_margin, restarts, val_episodes, restart_below = %v, want %v", id, meth, got, want)
