@@ -28,7 +28,7 @@ import json, sys
 v, i, path, tpath = sys.argv[1:5]
 r = json.load(open(path))
 wall, user = open(tpath).read().split()[-2:]
-print(f"{v:<8} {i:<5} {r['train_seconds']:9.1f} {r['eval_seconds']:8.1f} {float(wall):8.1f} {float(user):8.1f} "
+print(f"{v:<8} {i:<5} {r['train_seconds']:9.1f} {r['eval_seconds']:8.2f} {float(wall):8.1f} {float(user):8.1f} "
       f"{r['test_return']:10.4g} {r['step']:>10}")
 PY
 		tail -n 1 "$tmp/table"
@@ -43,5 +43,5 @@ def mean(v, k):
     x = [float(r[k]) for r in rows if r[0] == v]
     return sum(x) / len(x)
 for k, name in ((2, "train_s"), (3, "eval_s"), (4, "wall_s"), (5, "user_s")):
-    print(f"{name}: {mean(va, k):.1f} (val_episodes {va}) → {mean(vb, k):.1f} ({vb}), ratio {mean(vb, k) / mean(va, k):.3f}")
+    print(f"{name}: {mean(va, k):.2f} (val_episodes {va}) → {mean(vb, k):.2f} ({vb}), ratio {mean(vb, k) / mean(va, k):.3f}")
 PY
