@@ -371,8 +371,8 @@ var sympolProtocol = map[string]protocolRow{
 	// below 500 and none of those validating 500 there tests below it:
 	// on 36 paired baseline seeds (the same trainings: val_episodes does
 	// not touch them) delivered 500 against 499.1, minimum 500 against
-	// 468, better on 1, worse on none, for ≈ 0.5 s more evaluation per
-	// training. BENCHMARKS.md "CartPole: 100 validation episodes".
+	// 468, better on 1, worse on none, for evaluation under 1 % of a
+	// training's wall time. BENCHMARKS.md "CartPole: 100 validation episodes".
 	"cartpole": {DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100, 0},
 	// Pendulum: about one training in four stalls (training return −500 …
 	// −650 from ≈ 150 k steps, best validation by 450 k steps no better
