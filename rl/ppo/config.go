@@ -303,13 +303,16 @@ const (
 	PruneVisited = "visited"
 )
 
-// sympolOverride holds the SYMPOL presets that replace a thesis
-// hyperparameter, with the pruning their trees are shown with.
+// overrideRow is a SYMPOL preset's change to a thesis hyperparameter,
+// with the pruning its trees are shown with.
 type overrideRow struct {
 	ent   float64 // ent_coef
 	prune string  // Config.Prune
 }
 
+// sympolOverride holds the SYMPOL presets that replace a thesis
+// hyperparameter, each measured on development seeds (BENCHMARKS.md,
+// issue 22).
 var sympolOverride = map[string]overrideRow{
 	// Empty-Random-6x6: ent_coef 0.3 (thesis 0.1) keeps the trainings off
 	// the wall follower and finds a best memoryless policy in 18 of 20
