@@ -306,8 +306,9 @@ const (
 // overrideRow is a SYMPOL preset's change to a thesis hyperparameter,
 // with the pruning its trees are shown with.
 type overrideRow struct {
-	ent   float64 // ent_coef
-	prune string  // Config.Prune
+	ent      float64 // ent_coef
+	entDecay float64 // ent_decay
+	prune    string  // Config.Prune
 }
 
 // sympolOverride holds the SYMPOL presets that replace a thesis
@@ -325,7 +326,18 @@ var sympolOverride = map[string]overrideRow{
 	// episodes from all 60 starts (PruneVisited): the same actions on
 	// every state, 23.8 nodes on average, max 31 (BENCHMARKS.md
 	// "Empty-Random, session 16").
-	"minigrid_empty": {0.3, PruneVisited},
+	"minigrid_empty": {0.3, 0, PruneVisited},
+	// MountainCarContinuous: its entropy bonus (0.5, the thesis's, the
+	// largest of the ten) lowered linearly to half over each attempt
+	// (ent_decay 0.5). Its delivered policy is within 1.8 of a perfect
+	// selection's, so what holds it under the bar is the trainings' level.
+	// On 60 paired development seeds (97011 …, 5077 …, 40013 …, 7011 …,
+	// 93017 …) delivered 84.03 against 82.36, none under 0 against one;
+	// on 20 fresh ones (99011 …) 85.38 against 84.19, none under 0 in
+	// either (all 80: better on 52, worse on 28). ent_decay 1 collapses
+	// more often (82.75 on the 60). BENCHMARKS.md "MountainCarContinuous:
+	// a restart level rejected, a halved entropy bonus adopted".
+	"mountaincarcontinuous": {0.5, 0.5, ""},
 }
 
 // sympolProtocol holds the environments whose SYMPOL preset changes the
@@ -486,7 +498,7 @@ func Preset(envID, method string) (Config, error) {
 			c.RestartAfter, c.RestartMargin, c.Restarts, c.ValEpisodes, c.RestartBelow = p.after, p.margin, p.restarts, p.valEpisodes, p.below
 		}
 		if o, ok := sympolOverride[alias]; ok {
-			c.EntCoef, c.Prune = o.ent, o.prune
+			c.EntCoef, c.EntDecay, c.Prune = o.ent, o.entDecay, o.prune
 		}
 	case MethodMLP:
 		r, ok := mlpBest[alias]
@@ -636,7 +648,7 @@ var Options = option.ZeroValued("ppo",
 	option.FloatOpt("clip_coef", "0.1", 0, option.Unbounded, "PPO's clipping ε", func(c *Config) any { return &c.ClipCoef }).Open(true, false),
 	option.FloatOpt("ent_coef", "", 0, option.Unbounded, "entropy bonus coefficient", func(c *Config) any { return &c.EntCoef }).Note(preset),
 	option.FloatOpt("ent_decay", "0", 0, 1, "lower ent_coef linearly over training, to ent_coef·(1 − ent_decay) at the end (0: constant)",
-		func(c *Config) any { return &c.EntDecay }),
+		func(c *Config) any { return &c.EntDecay }).Note("0.5 in MountainCarContinuous's SYMPOL preset"),
 	option.FloatOpt("vf_coef", "", 0, option.Unbounded, "value-loss coefficient", func(c *Config) any { return &c.VfCoef }).Note(preset),
 	option.BoolOpt("norm_adv", "", "normalise the advantages per minibatch", func(c *Config) any { return &c.NormAdv }).Note(preset),
 	option.FloatOpt("max_grad_norm", "", 0, option.Unbounded, "gradient-norm clipping (1000: effectively none)", func(c *Config) any { return &c.MaxGradNorm }).Note(preset),

@@ -116,8 +116,12 @@ func TestPresetPrune(t *testing.T) {
 		if id == "MiniGrid-Empty-Random-6x6-v0" {
 			wantPrune, wantEnt = PruneVisited, 0.3
 		}
-		if c.Prune != wantPrune || c.EntCoef != wantEnt {
-			t.Errorf("%s: prune %q, ent_coef %v; want %q, %v", id, c.Prune, c.EntCoef, wantPrune, wantEnt)
+		wantDecay := 0.0
+		if id == "MountainCarContinuous-v0" {
+			wantDecay = 0.5
+		}
+		if c.Prune != wantPrune || c.EntCoef != wantEnt || c.EntDecay != wantDecay {
+			t.Errorf("%s: prune %q, ent_coef %v, ent_decay %v; want %q, %v, %v", id, c.Prune, c.EntCoef, c.EntDecay, wantPrune, wantEnt, wantDecay)
 		}
 		if err := c.Set("prune", "full"); err != nil || c.Prune != PruneFull {
 			t.Errorf("%s: --set prune=full: %v", id, err)
