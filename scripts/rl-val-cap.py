@@ -16,7 +16,7 @@ Example (CartPole's baseline curves, session 16):
 """
 import argparse
 
-from rl_rows import curve_points, num, sympol_rows
+from rl_rows import curve_points, delivered_index, num, sympol_rows
 
 
 def main():
@@ -37,10 +37,7 @@ def main():
     for seed, pts in sorted(runs.items()):
         if any(len(p) < 7 for p in pts):
             raise SystemExit(f"seed {seed}: curve points without test returns (an older file)")
-        best = 0
-        for i, p in enumerate(pts):
-            if num(p[4]) >= num(pts[best][4]):
-                best = i
+        best = delivered_index(pts)
         for i, p in enumerate(pts):
             evals += 1
             if num(p[4]) < a.cap:

@@ -34,7 +34,7 @@ Example (CartPole under 100 validation episodes, session 16):
 """
 import argparse, math
 
-from rl_rows import curve_points, delivered, num, sympol_rows
+from rl_rows import curve_points, delivered, delivered_index, num, sympol_rows
 
 
 def load(files, env):
@@ -44,16 +44,6 @@ def load(files, env):
             if r["env"] == env and r["curve"]:
                 rows.setdefault(int(r["seed"]), r)
     return rows
-
-
-def replay_best(pts):
-    """Index of the last evaluation whose selection is at least every
-    earlier one (rl/ppo trackBest)."""
-    b = 0
-    for i, p in enumerate(pts):
-        if num(p[4]) >= num(pts[b][4]):
-            b = i
-    return b
 
 
 def main():
@@ -78,7 +68,7 @@ def main():
         p, q = curve_points(base[s]), curve_points(r)
         if any(len(x) < 7 for x in p):
             raise SystemExit(f"base seed {s}: curve points without test returns (an older file)")
-        i = replay_best(p)
+        i = delivered_index(p)
         bd, bstep = num(p[i][5]), p[i][0]
         k = min(len(p[0]), len(q[0]))
         keep = [j for j in range(k) if j not in (4, 6)]

@@ -39,6 +39,17 @@ def curve_points(r):
     return [p.split() for p in r["curve"].split(";") if p]
 
 
+def delivered_index(pts):
+    """Index of the evaluation a training delivers under today's rule
+    (rl/ppo trackBest, since session 15): the last one whose selection
+    (the curve's fifth number) is at least every earlier one's."""
+    b = 0
+    for i, p in enumerate(pts):
+        if num(p[4]) >= num(pts[b][4]):
+            b = i
+    return b
+
+
 def restart_check(pts, after, margin, best_train=None, total=1_000_000, below=0):
     """Replays rl/ppo's restart rule (Trainer.restartDue, learned) on a
     training's first attempt, from its curve (curve_points): at the first
