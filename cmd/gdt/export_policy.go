@@ -67,14 +67,14 @@ func checkPrune(prune string) error {
 
 // runTree returns policy a of run tr in exportable form, its tree pruned as
 // prune says; for export.PruneVisited with the observations of its greedy
-// episodes from the run's validation seeds (ppo.Visited). The tree reads
+// episodes from the run's validation seeds (ppo.Trainer.Visits). The tree reads
 // the observations as the policy does (scaled under ScaleObs; Scaling is
 // left unset).
 func runTree(tr *ppo.Trainer, a policy.Actor, prune string) (*export.Policy, error) {
 	if prune != export.PruneVisited {
 		return export.PolicyOf(a, tr.Spec(), prune)
 	}
-	v, err := ppo.Visited(tr.Maker(), tr.Config().ValidationSeed(), ppo.VisitEpisodes, a)
+	v, err := tr.Visits(a)
 	if err != nil {
 		return nil, err
 	}

@@ -77,6 +77,13 @@ func Visited(m env.Maker, first, maxEpisodes int, a policy.Actor) (*env.Visits, 
 	return v, nil
 }
 
+// Visits returns the observations a's greedy episodes from the run's
+// validation seeds meet (Visited, at most VisitEpisodes episodes): what a
+// pruning by visited states prunes with.
+func (t *Trainer) Visits(a policy.Actor) (*env.Visits, error) {
+	return Visited(t.Maker(), t.cfg.ValidationSeed(), VisitEpisodes, a)
+}
+
 // PrunedTree returns tree actor a's tree as gdt shows, exports and counts
 // it: pruned as mode says ("" = Config.Prune) — PruneFull (or "") with
 // the observation bounds (PruneBounds, policy.TreeActor.Pruned), or
@@ -94,7 +101,7 @@ func (t *Trainer) PrunedTree(a *policy.TreeActor, mode string) (*interpret.Tree,
 	default:
 		return nil, nil, fmt.Errorf("pruning %q: expected %q or %q", mode, PruneFull, PruneVisited)
 	}
-	v, err := Visited(t.Maker(), t.cfg.ValidationSeed(), VisitEpisodes, a)
+	v, err := t.Visits(a)
 	if err != nil {
 		return nil, nil, err
 	}
