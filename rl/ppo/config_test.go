@@ -38,8 +38,10 @@ func TestPresets(t *testing.T) {
 	// The protocol's defaults everywhere but Empty-Random's and Acrobot's
 	// SYMPOL presets (four trainings, 200 validation episodes) and
 	// DoorKey's and Pendulum's (later, stricter restart rules) and
-	// MountainCarContinuous's and CartPole's (100 validation episodes) and
-	// LunarLander's (a level, restart_below −100, at 40 %% of the budget)
+	// CartPole's (100 validation episodes) and MountainCarContinuous's (100
+	// validation episodes and a level, restart_below 80, at 49 %% of the
+	// budget) and LunarLander's (a level, restart_below −100, at 40 %% of
+	// the budget)
 	// and LavaGapS7's (no restarts: restart_after 0).
 	for id := range envAlias {
 		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
@@ -52,8 +54,11 @@ func TestPresets(t *testing.T) {
 			if id == "MiniGrid-DoorKey-5x5-v0" && meth == MethodSYMPOL {
 				want = [5]float64{0.4, 0.95, DefaultRestarts, DefaultValEpisodes, 0}
 			}
-			if (id == "MountainCarContinuous-v0" || id == "CartPole-v1") && meth == MethodSYMPOL {
+			if id == "CartPole-v1" && meth == MethodSYMPOL {
 				want = [5]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100, 0}
+			}
+			if id == "MountainCarContinuous-v0" && meth == MethodSYMPOL {
+				want = [5]float64{0.49, DefaultRestartMargin, DefaultRestarts, 100, 80}
 			}
 			if id == "Pendulum-v1" && meth == MethodSYMPOL {
 				want = [5]float64{0.45, 0.75, DefaultRestarts, DefaultValEpisodes, 0}
