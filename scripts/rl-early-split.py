@@ -95,7 +95,8 @@ def main():
         return next((int(p[0]) for p in pts if len(p) > 5 and num(p[5]) >= a.solved), None)
 
     def med(xs):
-        return statistics.median(xs) // 1000 if xs else float("nan")
+        m = statistics.median(xs) if xs else float("nan")
+        return "inf" if m == float("inf") else "–" if math.isnan(m) else str(int(m) // 1000)
 
     print()
     print("| event | failures (k steps, inf: never) | median f. | median s. | failure earlier than solver |")
