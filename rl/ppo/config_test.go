@@ -42,7 +42,8 @@ func TestPresets(t *testing.T) {
 	// validation episodes and a level, restart_below 80, at 49 %% of the
 	// budget) and LunarLander's (a level, restart_below −100, at 40 %% of
 	// the budget)
-	// and LavaGapS7's (no restarts: restart_after 0).
+	// and LavaGapS7's (no restarts: restart_after 0; 100 validation
+	// episodes).
 	for id := range envAlias {
 		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
 			c, _ := Preset(id, meth)
@@ -67,7 +68,7 @@ func TestPresets(t *testing.T) {
 				want = [5]float64{0.4, 0, DefaultRestarts, DefaultValEpisodes, -100}
 			}
 			if id == "MiniGrid-LavaGapS7-v0" && meth == MethodSYMPOL {
-				want = [5]float64{0, DefaultRestartMargin, DefaultRestarts, DefaultValEpisodes, 0}
+				want = [5]float64{0, DefaultRestartMargin, DefaultRestarts, 100, 0}
 			}
 			if got != want {
 				t.Errorf("%s %s: restart_after, restart_margin, restarts, val_episodes, restart_below = %v, want %v", id, meth, got, want)
