@@ -7,8 +7,9 @@
 #   scripts/rl-speed-cartpole.sh 1b8296d 2            # the command for a quiet machine
 #
 # Each round trains once with each binary (`gdt rl train --env CartPole-v1
-# --method sympol --steps STEPS --seed 142 --quiet`, the thesis's best
-# hyperparameters) and prints train_seconds (evaluation excluded, spec
+# --method sympol --steps STEPS --seed 142 --quiet`, each commit's own
+# CartPole preset: since session 17 a 2 × 64 critic, before it the
+# thesis's 2 × 256, e.g. at 21e8395) and prints train_seconds (evaluation excluded, spec
 # §8.6) scaled to 1 M steps, the wall seconds of the whole command, user
 # CPU seconds and the delivered and final policies' test returns; then one
 # more training of the working tree prints the helper pool's counters

@@ -137,3 +137,38 @@ func TestPresetPrune(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetCriticWidth checks sympolOverride's critic column: CartPole's
+// SYMPOL preset trains a 2 × 64 critic, every other preset (SYMPOL on the
+// other environments, and every MLP preset, whose critic is its actor's
+// shape) keeps its own; an explicit critic_width still wins.
+func TestPresetCriticWidth(t *testing.T) {
+	mlpWidth := map[string]int{}
+	for id, alias := range envAlias {
+		if r, ok := mlpBest[alias]; ok {
+			mlpWidth[id] = r.width
+		}
+	}
+	for id := range envAlias {
+		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
+			c, err := Preset(id, meth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 256
+			switch {
+			case meth == MethodSYMPOL && id == "CartPole-v1":
+				want = 64
+			case meth == MethodMLP && mlpWidth[id] != 0:
+				want = mlpWidth[id]
+			}
+			if c.CriticWidth != want || c.CriticLayers < 1 {
+				t.Errorf("%s %s: critic_width %d, critic_layers %d; want width %d", id, meth, c.CriticWidth, c.CriticLayers, want)
+			}
+		}
+	}
+	c, _ := Preset("CartPole-v1", MethodSYMPOL)
+	if err := c.Set("critic_width", "256"); err != nil || c.CriticWidth != 256 {
+		t.Errorf("--set critic_width=256 on CartPole: %v, width %d", err, c.CriticWidth)
+	}
+}
