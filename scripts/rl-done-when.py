@@ -8,7 +8,10 @@ MountainCarContinuous, LavaGapS5 and DistShift1, and the thesis's mean
 (spec §8.1–8.2) for the other five. The final policy's mean is printed
 beside it. Exits 1 if any environment misses or has fewer than 10 seeds.
 
-Usage: scripts/rl-done-when.py FILE.csv [RERUN.csv ...]
+Usage: scripts/rl-done-when.py [--per-seed] FILE.csv [RERUN.csv ...]
+
+--per-seed also prints each environment's delivered test returns in seed
+order (seed:return).
 
 A later file's row replaces an earlier one's for the same environment and
 seed (environments rerun on the same seeds after their preset changed).
@@ -20,12 +23,16 @@ from rl_rows import delivered, latest_rows, num
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    per_seed = "--per-seed" in args
+    files = [a for a in args if a != "--per-seed"]
+    if not files:
         sys.exit(__doc__)
-    deliv, final = {}, {}
-    for r in latest_rows(sys.argv[1:]):
+    deliv, final, seeds = {}, {}, {}
+    for r in sorted(latest_rows(files), key=lambda r: int(r["seed"])):
         deliv.setdefault(r["env"], []).append(delivered(r))
         final.setdefault(r["env"], []).append(num(r["test_return"]))
+        seeds.setdefault(r["env"], []).append(r["seed"])
     ok = True
     print(f"{'env':30} {'seeds':>5} {'delivered':>10} {'min':>9} {'target':>8} {'floor':>7} "
           f"{'thesis':>7} {'final':>9}  verdict")
@@ -48,6 +55,8 @@ def main():
         fl = "–" if floor is None else f"{floor:g}"
         print(f"{env:30} {len(d):>5} {mean:>10.4g} {lo:>9.4g} {target:>8g} {fl:>7} {thesis:>7g} {fm:>9.4g}  "
               + ("met" if not why else "MISSED: " + ", ".join(why)))
+        if per_seed:
+            print("    " + " ".join(f"{k}:{v:.4g}" for k, v in zip(seeds[env], d)))
     sys.exit(0 if ok else 1)
 
 
