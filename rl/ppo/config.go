@@ -2,7 +2,9 @@ package ppo
 
 import (
 	"fmt"
+	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/gdt-ml/gdt/option"
 	"github.com/gdt-ml/gdt/rl/env"
@@ -657,6 +659,41 @@ func (c *Config) disjointSeeds() error {
 // and method.
 const preset = "per environment and method (ppo.Preset)"
 
+// sympolNote is the help of an option whose default is Base's except in
+// the SYMPOL presets that change it (sympolProtocol, sympolOverride): it
+// lists those presets' values, read from Preset, so the help cannot
+// drift from the tables. field returns a pointer to the option's field.
+func sympolNote(field func(c *Config) any) string {
+	byValue := map[string][]string{}
+	for id := range envAlias {
+		base := Base(id, MethodSYMPOL)
+		c, err := Preset(id, MethodSYMPOL)
+		if err != nil {
+			continue
+		}
+		b, v := fmt.Sprint(reflect.ValueOf(field(&base)).Elem()), fmt.Sprint(reflect.ValueOf(field(&c)).Elem())
+		if v != b {
+			byValue[v] = append(byValue[v], id)
+		}
+	}
+	values := make([]string, 0, len(byValue))
+	for v := range byValue {
+		values = append(values, v)
+	}
+	sort.Strings(values)
+	parts := make([]string, len(values))
+	for i, v := range values {
+		ids := byValue[v]
+		sort.Strings(ids)
+		of := "the SYMPOL preset of "
+		if len(ids) > 1 {
+			of = "the SYMPOL presets of "
+		}
+		parts[i] = v + " in " + of + strings.Join(ids, ", ")
+	}
+	return strings.Join(parts, "; ")
+}
+
 // Options declares PPO's hyperparameters (the --set keys of gdt rl train,
 // bench and tune; the reference code's names). Their defaults come from
 // Preset: the thesis's best configuration of the environment and method.
@@ -687,7 +724,7 @@ var Options = option.ZeroValued("ppo",
 	option.FloatOpt("clip_coef", "0.1", 0, option.Unbounded, "PPO's clipping ε", func(c *Config) any { return &c.ClipCoef }).Open(true, false),
 	option.FloatOpt("ent_coef", "", 0, option.Unbounded, "entropy bonus coefficient", func(c *Config) any { return &c.EntCoef }).Note(preset),
 	option.FloatOpt("ent_decay", "0", 0, 1, "lower ent_coef linearly over training, to ent_coef·(1 − ent_decay) at the end (0: constant)",
-		func(c *Config) any { return &c.EntDecay }).Note("0.5 in MountainCarContinuous's SYMPOL preset"),
+		func(c *Config) any { return &c.EntDecay }).Note(sympolNote(func(c *Config) any { return &c.EntDecay })),
 	option.FloatOpt("vf_coef", "", 0, option.Unbounded, "value-loss coefficient", func(c *Config) any { return &c.VfCoef }).Note(preset),
 	option.BoolOpt("norm_adv", "", "normalise the advantages per minibatch", func(c *Config) any { return &c.NormAdv }).Note(preset),
 	option.FloatOpt("max_grad_norm", "", 0, option.Unbounded, "gradient-norm clipping (1000: effectively none)", func(c *Config) any { return &c.MaxGradNorm }).Note(preset),
@@ -711,7 +748,7 @@ var Options = option.ZeroValued("ppo",
 	option.ChoiceOpt("critic", CriticMLP, []string{CriticMLP, CriticTree, CriticSDT},
 		"critic: mlp, tree (a SYMPOL tree, the ablation) or sdt", func(c *Config) any { return &c.Critic }),
 	option.IntOpt("critic_width", "256", 1, option.Unbounded, "critic hidden width", func(c *Config) any { return &c.CriticWidth }).
-		Note("64 in CartPole's SYMPOL preset; an MLP preset's critic has its actor's width"),
+		Note(sympolNote(func(c *Config) any { return &c.CriticWidth })+"; an MLP preset's critic has its actor's width"),
 	option.IntOpt("critic_layers", "2", 1, option.Unbounded, "critic hidden layers", func(c *Config) any { return &c.CriticLayers }),
 	option.IntOpt("neurons_per_layer", "", 0, option.Unbounded, "MLP actor width", func(c *Config) any { return &c.MLPWidth }).Note(preset),
 	option.IntOpt("num_layers", "", 0, option.Unbounded, "MLP actor hidden layers", func(c *Config) any { return &c.MLPLayers }).Note(preset),
@@ -722,18 +759,18 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.ValSeed }),
 	option.IntOpt("val_episodes", fmt.Sprint(DefaultValEpisodes), 0, option.Unbounded,
 		"validation episodes behind the delivered policy and the restart rule (at least n_eval_episodes; one on a one-layout task); the plateau keeps the first n_eval_episodes",
-		func(c *Config) any { return &c.ValEpisodes }),
+		func(c *Config) any { return &c.ValEpisodes }).Note(sympolNote(func(c *Config) any { return &c.ValEpisodes })),
 	option.FloatOpt("restart_after", fmt.Sprint(DefaultRestartAfter), 0, 1,
 		"restart a training whose validation return has not risen above its first evaluation's within this fraction of total_steps (0: never)",
-		func(c *Config) any { return &c.RestartAfter }).Open(false, true),
+		func(c *Config) any { return &c.RestartAfter }).Open(false, true).Note(sympolNote(func(c *Config) any { return &c.RestartAfter })),
 	option.FloatOpt("restart_margin", fmt.Sprint(DefaultRestartMargin), 0, option.Unbounded,
-		"how far above its first evaluation a training's validation must rise to count as learning, as a fraction of the gain from there to its best validation or training episode (1 or more: every attempt restarts, best of 1 + restarts trainings; some environments' SYMPOL presets set their own, see README \"SYMPOL's training protocol\")",
-		func(c *Config) any { return &c.RestartMargin }),
+		"how far above its first evaluation a training's validation must rise to count as learning, as a fraction of the gain from there to its best validation or training episode (1 or more: every attempt restarts, best of 1 + restarts trainings; why the SYMPOL presets set their own: README \"SYMPOL's training protocol\")",
+		func(c *Config) any { return &c.RestartMargin }).Note(sympolNote(func(c *Config) any { return &c.RestartMargin })),
 	option.FloatOpt("restart_below", "0", -option.Unbounded, option.Unbounded,
 		"a validation return in the environment's units: an attempt whose best validation is still below it at restart_after has not learned, whatever restart_margin says (0: none)",
-		func(c *Config) any { return &c.RestartBelow }),
+		func(c *Config) any { return &c.RestartBelow }).Note(sympolNote(func(c *Config) any { return &c.RestartBelow })),
 	option.IntOpt("restarts", fmt.Sprint(DefaultRestarts), 0, option.Unbounded, "most restarts of a run: of a training that has not learned (restart_after) or whose update diverged",
-		func(c *Config) any { return &c.Restarts }),
+		func(c *Config) any { return &c.Restarts }).Note(sympolNote(func(c *Config) any { return &c.Restarts })),
 	option.BoolOpt("plateau_reference", "false", "reference quirk: optax min-mode plateau on the raw reward, patience 3", func(c *Config) any { return &c.PlateauReference }),
 	option.BoolOpt("accum_reference", "false", "reference quirk: double step while K = 1, no accumulation otherwise", func(c *Config) any { return &c.AccumReference }),
 	option.BoolOpt("int_actions", "false", "reference quirk: continuous actions truncated to int32 in storage", func(c *Config) any { return &c.IntActions }),
@@ -748,7 +785,7 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.AccumMode }),
 	option.ChoiceOpt("prune", PruneFull, []string{PruneFull, PruneVisited},
 		"how gdt rl show, export and bench prune the tree policy: full (observation bounds, same-action merge: exact within the bounds) or visited (by the observations of its greedy episodes: exact on them, and on every state it meets where the episodes drew all of a task's start states); does not change the training",
-		func(c *Config) any { return &c.Prune }).Note("visited in MiniGrid-Empty-Random-6x6's SYMPOL preset"),
+		func(c *Config) any { return &c.Prune }).Note(sympolNote(func(c *Config) any { return &c.Prune })),
 	option.IntOpt("workers", "1", 0, option.Unbounded, "goroutines of the tree kernel (0: GOMAXPROCS); results do not depend on it",
 		func(c *Config) any { return &c.Workers }),
 	option.BoolOpt("serial", "false", "run the whole update on the trainer's goroutine (when several trainers keep every core busy); results do not depend on it",

@@ -172,3 +172,25 @@ func TestPresetCriticWidth(t *testing.T) {
 		t.Errorf("--set critic_width=256 on CartPole: %v, width %d", err, c.CriticWidth)
 	}
 }
+
+// TestSympolNote checks that the help of a protocol option lists the
+// SYMPOL presets that change its default, read from the tables, and is
+// empty for an option no preset changes.
+func TestSympolNote(t *testing.T) {
+	tests := []struct {
+		name  string
+		field func(c *Config) any
+		want  string
+	}{
+		{"val_episodes", func(c *Config) any { return &c.ValEpisodes },
+			"100 in the SYMPOL presets of CartPole-v1, MiniGrid-LavaGapS7-v0, MountainCarContinuous-v0; 200 in the SYMPOL presets of Acrobot-v1, MiniGrid-Empty-Random-6x6-v0"},
+		{"restart_below", func(c *Config) any { return &c.RestartBelow },
+			"-100 in the SYMPOL preset of LunarLander-v2; 80 in the SYMPOL preset of MountainCarContinuous-v0"},
+		{"n_eval_episodes", func(c *Config) any { return &c.EvalEpisodes }, ""},
+	}
+	for _, tt := range tests {
+		if got := sympolNote(tt.field); got != tt.want {
+			t.Errorf("%s: note %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
