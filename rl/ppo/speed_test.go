@@ -206,15 +206,7 @@ func TestParamHash(t *testing.T) {
 		if err := tr.Run(context.Background(), nil); err != nil {
 			t.Fatal(err)
 		}
-		h := fnv.New64a()
-		for _, ts := range [][]policy.Tensor{tr.actor.Tensors(), tr.critic.Tensors()} {
-			for _, x := range ts {
-				for _, v := range x.Value {
-					binary.Write(h, binary.LittleEndian, math.Float32bits(v))
-				}
-			}
-		}
-		t.Logf("%s (critic width %d), %d steps: parameter hash %016x (%.2f s of training)", tc.name, tc.width, tr.Step(), h.Sum64(), tr.TrainSeconds())
+		t.Logf("%s (critic width %d), %d steps: parameter hash %016x (%.2f s of training)", tc.name, tc.width, tr.Step(), paramHash(tr), tr.TrainSeconds())
 	}
 }
 
@@ -230,6 +222,12 @@ func TestCheckpointHash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("%s: step %d, parameter hash %016x", path, tr.Step(), paramHash(tr))
+}
+
+// paramHash is the FNV-1a hash of the actor's and critic's parameters,
+// bit for bit.
+func paramHash(tr *Trainer) uint64 {
 	h := fnv.New64a()
 	for _, ts := range [][]policy.Tensor{tr.actor.Tensors(), tr.critic.Tensors()} {
 		for _, x := range ts {
@@ -238,5 +236,5 @@ func TestCheckpointHash(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%s: step %d, parameter hash %016x", path, tr.Step(), h.Sum64())
+	return h.Sum64()
 }
