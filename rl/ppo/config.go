@@ -308,11 +308,15 @@ const (
 // overrideRow is a SYMPOL preset's change to a thesis hyperparameter,
 // with the pruning its trees are shown with.
 type overrideRow struct {
-	ent         float64 // ent_coef
+	ent         float64 // ent_coef (thesisEnt: sympolBest's)
 	entDecay    float64 // ent_decay
 	prune       string  // Config.Prune
 	criticWidth int     // critic_width (0: the thesis's 256, Base)
 }
+
+// thesisEnt in an overrideRow keeps the thesis's ent_coef (sympolBest);
+// ent_coef is never negative.
+const thesisEnt = -1
 
 // sympolOverride holds the SYMPOL presets that replace a thesis
 // hyperparameter, each measured on development seeds (BENCHMARKS.md,
@@ -353,7 +357,7 @@ var sympolOverride = map[string]overrideRow{
 	// median against 126 112. critic_width 128 delivered 495.4 on one
 	// seed (95017) and its final policy 154 on another. BENCHMARKS.md
 	// "CartPole: a smaller critic".
-	"cartpole": {0.2, 0, "", 64}, // ent_coef 0.2: the thesis's (sympolBest)
+	"cartpole": {thesisEnt, 0, "", 64},
 }
 
 // sympolProtocol holds the environments whose SYMPOL preset changes the
@@ -536,7 +540,10 @@ func Preset(envID, method string) (Config, error) {
 			c.RestartAfter, c.RestartMargin, c.Restarts, c.ValEpisodes, c.RestartBelow = p.after, p.margin, p.restarts, p.valEpisodes, p.below
 		}
 		if o, ok := sympolOverride[alias]; ok {
-			c.EntCoef, c.EntDecay, c.Prune = o.ent, o.entDecay, o.prune
+			c.EntDecay, c.Prune = o.entDecay, o.prune
+			if o.ent != thesisEnt {
+				c.EntCoef = o.ent
+			}
 			if o.criticWidth != 0 {
 				c.CriticWidth = o.criticWidth
 			}

@@ -168,6 +168,9 @@ func TestPresetCriticWidth(t *testing.T) {
 		}
 	}
 	c, _ := Preset("CartPole-v1", MethodSYMPOL)
+	if c.EntCoef != sympolBest["cartpole"].ent {
+		t.Errorf("CartPole's SYMPOL ent_coef %v, want the thesis's %v", c.EntCoef, sympolBest["cartpole"].ent)
+	}
 	if err := c.Set("critic_width", "256"); err != nil || c.CriticWidth != 256 {
 		t.Errorf("--set critic_width=256 on CartPole: %v, width %d", err, c.CriticWidth)
 	}
