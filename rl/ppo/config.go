@@ -312,6 +312,7 @@ type overrideRow struct {
 	entDecay    float64 // ent_decay
 	prune       string  // Config.Prune
 	criticWidth int     // critic_width (0: the thesis's 256, Base)
+	lrSplitIdx  float64 // learning_rate_actor_split_idx_array (0: the thesis's, sympolBest)
 }
 
 // thesisEnt in an overrideRow keeps the thesis's ent_coef (sympolBest);
@@ -333,7 +334,7 @@ var sympolOverride = map[string]overrideRow{
 	// episodes from all 60 starts (PruneVisited): the same actions on
 	// every state, 23.8 nodes on average, max 31 (BENCHMARKS.md
 	// "Empty-Random, session 16").
-	"minigrid_empty": {0.3, 0, PruneVisited, 0},
+	"minigrid_empty": {0.3, 0, PruneVisited, 0, 0},
 	// MountainCarContinuous: its entropy bonus (0.5, the thesis's, the
 	// largest of the ten) lowered linearly to half over each attempt
 	// (ent_decay 0.5). Its delivered policy is within 1.8 of a perfect
@@ -344,7 +345,7 @@ var sympolOverride = map[string]overrideRow{
 	// either (all 80: better on 52, worse on 28). ent_decay 1 collapses
 	// more often (82.75 on the 60). BENCHMARKS.md "MountainCarContinuous:
 	// a restart level rejected, a halved entropy bonus adopted".
-	"mountaincarcontinuous": {0.5, 0.5, "", 0},
+	"mountaincarcontinuous": {0.5, 0.5, "", 0, 0},
 	// CartPole: a 2 × 64 critic (critic_width 64; the thesis's 2 × 256).
 	// Its value is a function of 4 inputs, and the critic's products and
 	// AdamW step are most of a training's time (BENCHMARKS.md "Speed,
@@ -357,7 +358,16 @@ var sympolOverride = map[string]overrideRow{
 	// median against 126 112. critic_width 128 delivered 495.4 on one
 	// seed (95017) and its final policy 154 on another. BENCHMARKS.md
 	// "CartPole: a smaller critic".
-	"cartpole": {thesisEnt, 0, "", 64},
+	"cartpole": {thesisEnt, 0, "", 64, 0},
+	// LavaGapS7: twice the thesis's split-index rate (0.00131764 ≈ 2 ×
+	// 0.000659071). Its failures lead early and then stall on a wall
+	// follower whose split logits stay near-tied (BENCHMARKS.md
+	// "LavaGapS7: what holds the partial learners"); ten times the rate
+	// decided the splits too early (4 of 6 failed). On 40 development
+	// seeds (95017 …, 102011 …, 5077 …, 7011 …; a new training on each)
+	// delivered 0.9007 against 0.8532, under 0.5 on 3 against 6 (final
+	// policies 7 against 7). BENCHMARKS.md "LavaGapS7, session 17".
+	"minigrid_lavagaps7": {thesisEnt, 0, "", 0, 0.00131764},
 }
 
 // sympolProtocol holds the environments whose SYMPOL preset changes the
@@ -546,6 +556,9 @@ func Preset(envID, method string) (Config, error) {
 			}
 			if o.criticWidth != 0 {
 				c.CriticWidth = o.criticWidth
+			}
+			if o.lrSplitIdx != 0 {
+				c.LRSplitIndex = o.lrSplitIdx
 			}
 		}
 	case MethodMLP:

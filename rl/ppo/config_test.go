@@ -138,11 +138,14 @@ func TestPresetPrune(t *testing.T) {
 	}
 }
 
-// TestPresetCriticWidth checks sympolOverride's critic column: CartPole's
-// SYMPOL preset trains a 2 × 64 critic, every other preset (SYMPOL on the
-// other environments, and every MLP preset, whose critic is its actor's
-// shape) keeps its own; an explicit critic_width still wins.
-func TestPresetCriticWidth(t *testing.T) {
+// TestPresetOverrides checks sympolOverride's critic and split-index
+// columns: CartPole's SYMPOL preset trains a 2 × 64 critic, every other
+// preset (SYMPOL on the other environments, and every MLP preset, whose
+// critic is its actor's shape) keeps its own, and an explicit
+// critic_width still wins; LavaGapS7's SYMPOL preset doubles the
+// split-index rate, every other keeps the thesis's; rows that keep the
+// thesis's ent_coef (thesisEnt) do.
+func TestPresetOverrides(t *testing.T) {
 	mlpWidth := map[string]int{}
 	for id, alias := range envAlias {
 		if r, ok := mlpBest[alias]; ok {
@@ -168,6 +171,14 @@ func TestPresetCriticWidth(t *testing.T) {
 		}
 	}
 	c, _ := Preset("CartPole-v1", MethodSYMPOL)
+	if lg, _ := Preset("MiniGrid-LavaGapS7-v0", MethodSYMPOL); lg.LRSplitIndex != 0.00131764 || lg.EntCoef != sympolBest["minigrid_lavagaps7"].ent {
+		t.Errorf("LavaGapS7's SYMPOL split-index rate %v, ent_coef %v; want 0.00131764 and the thesis's %v", lg.LRSplitIndex, lg.EntCoef, sympolBest["minigrid_lavagaps7"].ent)
+	}
+	for id, alias := range envAlias {
+		if c, _ := Preset(id, MethodSYMPOL); alias != "minigrid_lavagaps7" && sympolBest[alias].lrSI != 0 && c.LRSplitIndex != sympolBest[alias].lrSI {
+			t.Errorf("%s: split-index rate %v, want the thesis's %v", id, c.LRSplitIndex, sympolBest[alias].lrSI)
+		}
+	}
 	if c.EntCoef != sympolBest["cartpole"].ent {
 		t.Errorf("CartPole's SYMPOL ent_coef %v, want the thesis's %v", c.EntCoef, sympolBest["cartpole"].ent)
 	}
