@@ -19,16 +19,11 @@ Example (CartPole, issue 22 session 17):
 """
 import argparse, math, statistics
 
-from rl_rows import curve_points, delivered, num, sympol_rows
+from rl_rows import curve_points, delivered, first_rows, num
 
 
 def load(spec, env):
-    rows = {}
-    for f in spec.split(","):
-        for r in sympol_rows(f):
-            if r["env"] == env and r.get("profile", "default") == "default":
-                rows.setdefault(int(r["seed"]), r)
-    return rows
+    return first_rows(spec.split(","), env, lambda r: r.get("profile", "default") == "default")
 
 
 def first_at(r, level):

@@ -32,7 +32,7 @@ Example (LunarLander's level-rule runs against the recorded rows):
 """
 import argparse
 
-from rl_rows import curve_points, delivered, num, sympol_rows
+from rl_rows import curve_points, delivered, first_rows, num
 
 # The curve point's numbers that do not depend on val_episodes: step,
 # train, trained (the first n_eval_episodes validation episodes), applied,
@@ -84,15 +84,6 @@ def by_step(p, q):
     return n, len(pairs), last, first
 
 
-def load(files, env):
-    rows = {}
-    for f in files:
-        for r in sympol_rows(f):
-            if r["env"] == env:
-                rows.setdefault(int(r["seed"]), r)
-    return rows
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--env", required=True)
@@ -100,8 +91,8 @@ def main():
     ap.add_argument("--by-step", action="store_true", help="pair evaluations by step (a denser run against the base)")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
-    base = load(a.base.split(","), a.env)
-    runs = load(a.files, a.env)
+    base = first_rows(a.base.split(","), a.env)
+    runs = first_rows(a.files, a.env)
     if a.by_step:
         print("| seed | equal leading common steps | common steps | base evaluations | run evaluations | last equal step "
               "| first differing step | base's first halving | run's first halving | base delivered | run delivered "

@@ -34,16 +34,7 @@ Example (CartPole under 100 validation episodes, session 16):
 """
 import argparse, math
 
-from rl_rows import curve_points, delivered, delivered_index, num, sympol_rows
-
-
-def load(files, env):
-    rows = {}
-    for f in files:
-        for r in sympol_rows(f):
-            if r["env"] == env and r["curve"]:
-                rows.setdefault(int(r["seed"]), r)
-    return rows
+from rl_rows import curve_points, delivered, delivered_index, first_rows, num
 
 
 def main():
@@ -53,7 +44,8 @@ def main():
     ap.add_argument("--below", type=float, default=500)
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
-    base, arm = load(a.base.split(","), a.env), load(a.files, a.env)
+    has_curve = lambda r: bool(r["curve"])
+    base, arm = first_rows(a.base.split(","), a.env, has_curve), first_rows(a.files, a.env, has_curve)
     print("| seed | base delivered | base step | arm delivered | arm step | arm selection at base step "
           "| same training | arm restarts | base s | arm s |")
     print("|---|---|---|---|---|---|---|---|---|---|")

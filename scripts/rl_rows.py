@@ -31,6 +31,18 @@ def latest_rows(paths):
     return list(rows.values())
 
 
+def first_rows(paths, env, keep=lambda r: True):
+    """sympol_rows of one environment over several files, by seed, where
+    the first file listing a seed wins (a baseline's files in priority
+    order); keep filters the rows."""
+    rows = {}
+    for path in paths:
+        for r in sympol_rows(path):
+            if r["env"] == env and keep(r):
+                rows.setdefault(int(r["seed"]), r)
+    return rows
+
+
 def curve_points(r):
     """A row's curve: per evaluation, its numbers (as strings) in the order
     `gdt rl bench` writes them (step, train, trained, applied, selection,
