@@ -15,6 +15,19 @@ import (
 	"github.com/gdt-ml/gdt/rl/policy"
 )
 
+// trained is a Trainer of cfg run to its end; any error fails the test.
+func trained(t testing.TB, cfg Config) *Trainer {
+	t.Helper()
+	tr, err := New(cfg, testNets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
 // smallCartPole is a fast SYMPOL CartPole configuration: a narrow critic,
 // short rollouts, evalFreq steps between evaluations.
 func smallCartPole(t *testing.T, steps, evalFreq int) Config {
@@ -174,13 +187,7 @@ func TestBestTieGoesToLater(t *testing.T) {
 func TestBestNotWithoutValidation(t *testing.T) {
 	cfg := smallCartPole(t, 1000, 500)
 	cfg.EvalEpisodes = 0
-	tr, err := New(cfg, testNets{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.Run(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	tr := trained(t, cfg)
 	if b, ok := tr.Best(); ok {
 		t.Errorf("best policy %+v without validation episodes", b)
 	}

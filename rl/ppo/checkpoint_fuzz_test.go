@@ -2,7 +2,6 @@ package ppo
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,13 +37,7 @@ func trainedCheckpoints(t testing.TB) [][]byte {
 			if method == MethodMLP {
 				cfg.Critic = CriticTree
 			}
-			tr, err := New(cfg, testNets{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := tr.Run(context.Background(), nil); err != nil {
-				t.Fatal(err)
-			}
+			tr := trained(t, cfg)
 			if _, _, ok := tr.BestActor(); !ok {
 				t.Fatalf("%s: the run kept no best policy", method)
 			}

@@ -191,13 +191,7 @@ func TestNoRestartWhenOff(t *testing.T) {
 	} {
 		cfg := frozenCartPole(t)
 		off(&cfg)
-		tr, err := New(cfg, testNets{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tr.Run(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
+		tr := trained(t, cfg)
 		if tr.Attempt() != 0 {
 			t.Errorf("restart_after %v, restarts %d: %d restarts", cfg.RestartAfter, cfg.Restarts, tr.Attempt())
 		}
@@ -213,13 +207,7 @@ func TestValEpisodesKeepTraining(t *testing.T) {
 	run := func(mod func(*Config)) *Trainer {
 		cfg := smallCartPole(t, 4000, 500)
 		mod(&cfg)
-		tr, err := New(cfg, testNets{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tr.Run(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
+		tr := trained(t, cfg)
 		return tr
 	}
 	ref := run(func(c *Config) { c.ValEpisodes, c.RestartAfter = 0, 0 })

@@ -101,13 +101,7 @@ func TestStepTimes(t *testing.T) {
 	if s, _ := strconv.Atoi(os.Getenv("GDT_RL_STEP_PRETRAIN")); s > 0 {
 		cfg.TotalSteps = s
 	}
-	tr, err := New(cfg, testNets{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.Run(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	tr := trained(t, cfg)
 	M := tr.sched.Minibatch
 	idx := make([]int, M)
 	for i := range idx {
@@ -199,13 +193,7 @@ func TestParamHash(t *testing.T) {
 		cfg.CriticWidth = tc.width
 		cfg.TotalSteps = n
 		cfg.EvalEpisodes = 0
-		tr, err := New(cfg, testNets{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tr.Run(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
+		tr := trained(t, cfg)
 		t.Logf("%s (critic width %d), %d steps: parameter hash %016x (%.2f s of training)", tc.name, tc.width, tr.Step(), paramHash(tr), tr.TrainSeconds())
 	}
 }

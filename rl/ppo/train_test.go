@@ -135,13 +135,7 @@ func TestDeterministic(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(workers))
 		cfg, _ := Preset("CartPole-v1", MethodSYMPOL)
 		cfg.TotalSteps, cfg.NSteps, cfg.Workers, cfg.Serial = 3000, 128, workers, serial
-		tr, err := New(cfg, testNets{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tr.Run(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
+		tr := trained(t, cfg)
 		var v []float32
 		for _, x := range tr.Actor().Tensors() {
 			v = append(v, x.Value...)
