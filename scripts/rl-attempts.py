@@ -15,7 +15,7 @@ Usage: scripts/rl-attempts.py [--env ENV] [--baseline B.csv[,MORE.csv]] FILE.csv
 """
 import argparse, math
 
-from rl_rows import curve_points, delivered, num, sympol_rows
+from rl_rows import curve_points, delivered, first_rows, num, sympol_rows
 
 
 def attempts(pts, gap, restarts):
@@ -45,11 +45,7 @@ def main():
     for f in filter(None, a.baseline.split(",")):
         for r in sympol_rows(f):
             base.setdefault((r["env"], int(r["seed"])), delivered(r))
-    rows = {}
-    for f in a.files:
-        for r in sympol_rows(f):
-            if r["env"] == a.env:
-                rows.setdefault(int(r["seed"]), r)
+    rows = first_rows(a.files, a.env)
     print(f"{a.env}: per attempt, best validation mean → test return of that policy")
     deliv, first, b = [], [], []
     for seed in sorted(rows):

@@ -22,18 +22,13 @@ Usage: scripts/rl-er-trees.py [--delta D ...] BASELINE.csv[,MORE.csv] STUDY.csv[
 import math
 import sys
 
-from rl_rows import curve_points, delivered, num, sympol_rows
+from rl_rows import curve_points, delivered, first_rows, num
 
 ENV = "MiniGrid-Empty-Random-6x6-v0"
 
 
 def load(spec):
-    rows = {}
-    for f in spec.split(","):
-        for r in sympol_rows(f):
-            if r["env"] == ENV:
-                rows.setdefault(int(r["seed"]), r)
-    return rows
+    return first_rows(spec.split(","), ENV)
 
 
 def points(r):

@@ -32,17 +32,12 @@ Example (DoorKey's preset against the protocol's defaults):
 import argparse, math
 
 from rl_floors import FLOOR
-from rl_rows import curve_points, delivered, restart_check, sympol_rows
+from rl_rows import curve_points, delivered, first_rows, restart_check
 
 
 def load(files, env):
-    rows = {}
-    for f in files.split(","):
-        for r in sympol_rows(f):
-            if r["env"] != env or r.get("profile", "default") != "default" or int(r["steps"]) != 1_000_000:
-                continue
-            rows.setdefault(int(r["seed"]), r)
-    return rows
+    return first_rows(files.split(","), env,
+                      lambda r: r.get("profile", "default") == "default" and int(r["steps"]) == 1_000_000)
 
 
 def fires(r, after, margin, best_train, below=0):
