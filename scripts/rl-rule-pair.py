@@ -22,6 +22,17 @@ Prints per seed both sides' delivered test returns and, over the seeds
 both sides have, the mean, the minimum and the count below --fail (and
 below the issue's floor).
 
+--cand-ran-under AFTER,MARGIN[,BELOW]: the candidate's files ran under
+another rule with the same AFTER (say margin 1, which restarts every
+training: one run per seed serves every level at that AFTER). A row that
+rule restarted is the candidate's training where the candidate's rule
+fires on its first attempt too (the same check step, so the same
+restart: same attempt seed, same remaining budget); a row it did not
+restart is the candidate's where the candidate's rule provably does not
+fire. Other rows are dropped (missing, or filled from the base's side as
+usual). Assumes the candidate may not restart a second time where that
+rule did not (rl/ppo restarts only while AFTER·total steps remain).
+
 Usage: scripts/rl-rule-pair.py --env ENV --base AFTER,MARGIN[,BELOW] --cand AFTER,MARGIN[,BELOW]
        --best-train B [--fail 0.9] --base-files F.csv[,F.csv] --cand-files F.csv[,F.csv]
 Example (DoorKey's preset against the protocol's defaults):
@@ -63,9 +74,19 @@ def main():
     ap.add_argument("--fail", type=float, default=0.9, help="count seeds below this too")
     ap.add_argument("--base-files", required=True)
     ap.add_argument("--cand-files", required=True)
+    ap.add_argument("--cand-ran-under", help="AFTER,MARGIN[,BELOW] the candidate's files ran under (same AFTER)")
     a = ap.parse_args()
     rules = [tuple(float(x) for x in s.split(",")) for s in (a.base, a.cand)]
     sides = [load(a.base_files, a.env), load(a.cand_files, a.env)]
+    if a.cand_ran_under:
+        ran = tuple(float(x) for x in a.cand_ran_under.split(","))
+        if ran[0] != rules[1][0]:
+            ap.error(f"--cand-ran-under {a.cand_ran_under}: its AFTER must be the candidate's ({rules[1][0]:g})")
+        c = rules[1]
+        for s, r in list(sides[1].items()):
+            f = fires(r, c[0], c[1], a.best_train, *c[2:])
+            if not ((int(r.get("restarts") or 0) > 0 and f is True) or (int(r.get("restarts") or 0) == 0 and f is False)):
+                del sides[1][s]
     floor = FLOOR.get(a.env)
     seeds = sorted(set(sides[0]) | set(sides[1]))
     vals = [{}, {}]
