@@ -39,8 +39,10 @@ def main():
     ap.add_argument("--env", default="Acrobot-v1")
     ap.add_argument("--baseline", default="")
     ap.add_argument("--gap", type=int, default=25_000, help="half of eval_freq")
+    ap.add_argument("--digits", type=int, default=1, help="decimals of the returns shown (MiniGrid: 4)")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
+    k = a.digits
     base = {}
     for f in filter(None, a.baseline.split(",")):
         for r in sympol_rows(f):
@@ -58,24 +60,24 @@ def main():
             cand = at[1:] if len(at) > 1 else at
             s, v, t = max(cand, key=lambda x: x[1])  # the first maximum
             picks.append((v, t))
-            cells.append(f"{v:7.1f} → {t:6.1f}")
+            cells.append(f"{v:7.{k}f} → {t:6.{k}f}")
         d = delivered(r)
         which = max(range(len(picks)), key=lambda i: (picks[i][0], -i))
         old = base.get((a.env, seed), math.nan)
         deliv.append(d)
         first.append(picks[0][1])
         b.append(old)
-        print(f"{seed:6d}  " + " | ".join(cells) + f"   delivered {d:6.1f} (attempt {which}, restarts {r['restarts']})   baseline {old:6.1f}")
+        print(f"{seed:6d}  " + " | ".join(cells) + f"   delivered {d:6.{k}f} (attempt {which}, restarts {r['restarts']})   baseline {old:6.{k}f}")
     n = len(deliv)
     if not n:
         return
     mean = lambda x: sum(x) / len(x)
-    print(f"\n{n} runs: delivered mean {mean(deliv):.2f}, min {min(deliv):.1f}; attempt 0 alone (its best on validation) "
-          f"mean {mean(first):.2f}, min {min(first):.1f}")
+    print(f"\n{n} runs: delivered mean {mean(deliv):.{k + 1}f}, min {min(deliv):.{k}f}; attempt 0 alone (its best on validation) "
+          f"mean {mean(first):.{k + 1}f}, min {min(first):.{k}f}")
     pb = [(d, o) for d, o in zip(deliv, b) if not math.isnan(o)]
     if pb:
-        print(f"paired with the baseline ({len(pb)} seeds): baseline mean {mean([o for _, o in pb]):.2f}, min {min(o for _, o in pb):.1f}; "
-              f"these runs {mean([d for d, _ in pb]):.2f}; better on {sum(d > o for d, o in pb)}, worse on {sum(d < o for d, o in pb)}")
+        print(f"paired with the baseline ({len(pb)} seeds): baseline mean {mean([o for _, o in pb]):.{k + 1}f}, min {min(o for _, o in pb):.{k}f}; "
+              f"these runs {mean([d for d, _ in pb]):.{k + 1}f}; better on {sum(d > o for d, o in pb)}, worse on {sum(d < o for d, o in pb)}")
 
 
 if __name__ == "__main__":
