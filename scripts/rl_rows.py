@@ -74,8 +74,10 @@ def restart_check(pts, after, margin, best_train=None, total=1_000_000, below=0)
     uses the best recent-training mean on the curve up to the check, an
     underestimate (so the scale, too, is at least as large in the real
     rule). below, where not 0, is restart_below: a best validation under
-    it has not learned either. Returns None when the curve ends before
-    the check, else (step, fires, gain, possible)."""
+    it has not learned either. As in rl/ppo (Trainer.mayRestart), a check
+    with fewer than after·total steps left cannot restart: past half the
+    budget no rule fires. Returns None when the curve ends before the
+    check, else (step, fires, gain, possible)."""
     if not pts:
         return None
 
@@ -92,7 +94,8 @@ def restart_check(pts, after, margin, best_train=None, total=1_000_000, below=0)
         if int(p[0]) >= after * total:
             possible = max(best, train) - first
             low = below != 0 and best < below
-            return int(p[0]), low or not best - first > margin * possible, best - first, possible
+            room = total - int(p[0]) >= math.ceil(after * total)
+            return int(p[0]), room and (low or not best - first > margin * possible), best - first, possible
     return None
 
 
