@@ -116,6 +116,12 @@ def vs_runs(a, rows):
         raise SystemExit(f"no seed of {a.env} in both FILES and {a.vs}")
     cols = [run_level(rows[s], a) + run_level(base[s], a) for s in seeds]
     print(f"{a.env}: {len(seeds)} paired seeds (FILES against BASE)")
+    def not_learned(r):
+        parts = _att.attempts(curve_points(r), a.gap, int(r.get("restarts") or 0))
+        return sum(max(x[1] for x in own(at)) <= a.floor for at in parts), len(parts)
+    nf, nb = [not_learned(rows[s]) for s in seeds], [not_learned(base[s]) for s in seeds]
+    print(f"attempts that never learned (best validation ≤ {a.floor:g}): {sum(x[0] for x in nf)} of {sum(x[1] for x in nf)} "
+          f"against {sum(x[0] for x in nb)} of {sum(x[1] for x in nb)}")
     names = ("delivered validation", "delivered test", "attempts' best validation (learned)")
     for i, n in enumerate(names):
         d = [c[i] - c[i + 3] for c in cols]
