@@ -305,24 +305,12 @@ const (
 	PruneVisited = "visited"
 )
 
-// overrideRow is a SYMPOL preset's change to a thesis hyperparameter,
-// with the pruning its trees are shown with.
-type overrideRow struct {
-	ent         float64 // ent_coef (thesisEnt: sympolBest's)
-	entDecay    float64 // ent_decay
-	prune       string  // Config.Prune
-	criticWidth int     // critic_width (0: the thesis's 256, Base)
-	lrSplitIdx  float64 // learning_rate_actor_split_idx_array (0: the thesis's, sympolBest)
-}
-
-// thesisEnt in an overrideRow keeps the thesis's ent_coef (sympolBest);
-// ent_coef is never negative.
-const thesisEnt = -1
-
 // sympolOverride holds the SYMPOL presets that replace a thesis
-// hyperparameter, each measured on development seeds (BENCHMARKS.md,
-// issue 22).
-var sympolOverride = map[string]overrideRow{
+// hyperparameter (or the pruning their trees are shown with), each
+// measured on development seeds (BENCHMARKS.md, issue 22): a row sets
+// exactly the fields it changes, after the thesis's (sympolBest) and the
+// protocol's (sympolProtocol).
+var sympolOverride = map[string]func(c *Config){
 	// Empty-Random-6x6: ent_coef 0.3 (thesis 0.1) keeps the trainings off
 	// the wall follower and finds a best memoryless policy in 18 of 20
 	// (delivered 0.9664 against 0.9598 on the 20 paired development seeds
@@ -334,7 +322,7 @@ var sympolOverride = map[string]overrideRow{
 	// episodes from all 60 starts (PruneVisited): the same actions on
 	// every state, 23.8 nodes on average, max 31 (BENCHMARKS.md
 	// "Empty-Random, session 16").
-	"minigrid_empty": {0.3, 0, PruneVisited, 0, 0},
+	"minigrid_empty": func(c *Config) { c.EntCoef, c.Prune = 0.3, PruneVisited },
 	// MountainCarContinuous: its entropy bonus (0.5, the thesis's, the
 	// largest of the ten) lowered linearly to half over each attempt
 	// (ent_decay 0.5). Its delivered policy is within 1.8 of a perfect
@@ -345,7 +333,7 @@ var sympolOverride = map[string]overrideRow{
 	// either (all 80: better on 52, worse on 28). ent_decay 1 collapses
 	// more often (82.75 on the 60). BENCHMARKS.md "MountainCarContinuous:
 	// a restart level rejected, a halved entropy bonus adopted".
-	"mountaincarcontinuous": {0.5, 0.5, "", 0, 0},
+	"mountaincarcontinuous": func(c *Config) { c.EntDecay = 0.5 },
 	// CartPole: a 2 × 64 critic (critic_width 64; the thesis's 2 × 256).
 	// Its value is a function of 4 inputs, and the critic's products and
 	// AdamW step are most of a training's time (BENCHMARKS.md "Speed,
@@ -358,7 +346,7 @@ var sympolOverride = map[string]overrideRow{
 	// median against 126 112. critic_width 128 delivered 495.4 on one
 	// seed (95017) and its final policy 154 on another. BENCHMARKS.md
 	// "CartPole: a smaller critic".
-	"cartpole": {thesisEnt, 0, "", 64, 0},
+	"cartpole": func(c *Config) { c.CriticWidth = 64 },
 	// LavaGapS7: twice the thesis's split-index rate (0.00131764 ≈ 2 ×
 	// 0.000659071). Its failures lead early and then stall on a wall
 	// follower whose split logits stay near-tied (BENCHMARKS.md
@@ -367,7 +355,7 @@ var sympolOverride = map[string]overrideRow{
 	// seeds (95017 …, 102011 …, 5077 …, 7011 …; a new training on each)
 	// delivered 0.9007 against 0.8532, under 0.5 on 3 against 6 (final
 	// policies 7 against 7). BENCHMARKS.md "LavaGapS7, session 17".
-	"minigrid_lavagaps7": {thesisEnt, 0, "", 0, 0.00131764},
+	"minigrid_lavagaps7": func(c *Config) { c.LRSplitIndex = 0.00131764 },
 }
 
 // sympolProtocol holds the environments whose SYMPOL preset changes the
@@ -549,17 +537,8 @@ func Preset(envID, method string) (Config, error) {
 		if p, ok := sympolProtocol[alias]; ok {
 			c.RestartAfter, c.RestartMargin, c.Restarts, c.ValEpisodes, c.RestartBelow = p.after, p.margin, p.restarts, p.valEpisodes, p.below
 		}
-		if o, ok := sympolOverride[alias]; ok {
-			c.EntDecay, c.Prune = o.entDecay, o.prune
-			if o.ent != thesisEnt {
-				c.EntCoef = o.ent
-			}
-			if o.criticWidth != 0 {
-				c.CriticWidth = o.criticWidth
-			}
-			if o.lrSplitIdx != 0 {
-				c.LRSplitIndex = o.lrSplitIdx
-			}
+		if set, ok := sympolOverride[alias]; ok {
+			set(&c)
 		}
 	case MethodMLP:
 		r, ok := mlpBest[alias]

@@ -143,8 +143,8 @@ func TestPresetPrune(t *testing.T) {
 // preset (SYMPOL on the other environments, and every MLP preset, whose
 // critic is its actor's shape) keeps its own, and an explicit
 // critic_width still wins; LavaGapS7's SYMPOL preset doubles the
-// split-index rate, every other keeps the thesis's; rows that keep the
-// thesis's ent_coef (thesisEnt) do.
+// split-index rate, every other keeps the thesis's; rows that do not
+// set ent_coef keep the thesis's.
 func TestPresetOverrides(t *testing.T) {
 	mlpWidth := map[string]int{}
 	for id, alias := range envAlias {
