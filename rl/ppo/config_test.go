@@ -142,9 +142,8 @@ func TestPresetPrune(t *testing.T) {
 // columns: CartPole's SYMPOL preset trains a 2 × 64 critic, every other
 // preset (SYMPOL on the other environments, and every MLP preset, whose
 // critic is its actor's shape) keeps its own, and an explicit
-// critic_width still wins; LavaGapS7's SYMPOL preset trains the
-// split-index logits at 1.5 times the thesis's rate, every other keeps
-// the thesis's; rows that do not
+// critic_width still wins; LavaGapS7's SYMPOL preset doubles the
+// split-index rate, every other keeps the thesis's; rows that do not
 // set ent_coef keep the thesis's.
 func TestPresetOverrides(t *testing.T) {
 	mlpWidth := map[string]int{}
@@ -172,8 +171,8 @@ func TestPresetOverrides(t *testing.T) {
 		}
 	}
 	c, _ := Preset("CartPole-v1", MethodSYMPOL)
-	if lg, _ := Preset("MiniGrid-LavaGapS7-v0", MethodSYMPOL); lg.LRSplitIndex != 0.000988607 || lg.EntCoef != sympolBest["minigrid_lavagaps7"].ent {
-		t.Errorf("LavaGapS7's SYMPOL split-index rate %v, ent_coef %v; want 0.000988607 and the thesis's %v", lg.LRSplitIndex, lg.EntCoef, sympolBest["minigrid_lavagaps7"].ent)
+	if lg, _ := Preset("MiniGrid-LavaGapS7-v0", MethodSYMPOL); lg.LRSplitIndex != 0.00131764 || lg.EntCoef != sympolBest["minigrid_lavagaps7"].ent {
+		t.Errorf("LavaGapS7's SYMPOL split-index rate %v, ent_coef %v; want 0.00131764 and the thesis's %v", lg.LRSplitIndex, lg.EntCoef, sympolBest["minigrid_lavagaps7"].ent)
 	}
 	for id, alias := range envAlias {
 		if c, _ := Preset(id, MethodSYMPOL); alias != "minigrid_lavagaps7" && sympolBest[alias].lrSI != 0 && c.LRSplitIndex != sympolBest[alias].lrSI {
