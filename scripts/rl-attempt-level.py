@@ -40,17 +40,11 @@ Example (Acrobot's four samples under its preset, and older 1 M curves):
     --single results/sympol-judge-5077.csv,results/sympol-unseen-7011.csv,results/sympol-unseen-40013.csv,results/sympol-dev-curves.csv
 """
 import argparse
-import importlib.util
-import os
 import statistics as st
 from collections import defaultdict
 
-from rl_rows import curve_points, delivered, first_rows, num
+from rl_rows import curve_points, delivered, first_rows, num, run_attempts
 
-_spec = importlib.util.spec_from_file_location(
-    "rl_attempts", os.path.join(os.path.dirname(os.path.abspath(__file__)), "rl-attempts.py"))
-_att = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_att)
 
 
 def own(at):
@@ -71,7 +65,7 @@ def pick(c):
 def first_attempt(r, gap):
     """(best validation, delivered test, mean validation of evaluations
     2 … 4) of a run's first attempt."""
-    at = own(_att.attempts(curve_points(r), gap, int(r.get("restarts") or 0))[0])
+    at = own(run_attempts(r, gap)[0])
     v, t = pick(at)
     return v, t, st.mean(x[1] for x in at[1:4])
 
@@ -102,7 +96,7 @@ def vs_first(a, rows):
 def run_level(r, a):
     """(delivered validation, delivered test, mean over learned attempts
     of their best validation) of a run."""
-    parts = _att.attempts(curve_points(r), a.gap, int(r.get("restarts") or 0))
+    parts = run_attempts(r, a.gap)
     v, t = pick([x for at in parts for x in own(at)])
     bests = [max(x[1] for x in own(at)) for at in parts]
     learned = [b for b in bests if b > a.floor]
@@ -117,7 +111,7 @@ def vs_runs(a, rows):
     cols = [run_level(rows[s], a) + run_level(base[s], a) for s in seeds]
     print(f"{a.env}: {len(seeds)} paired seeds (FILES against BASE)")
     def not_learned(r):
-        parts = _att.attempts(curve_points(r), a.gap, int(r.get("restarts") or 0))
+        parts = run_attempts(r, a.gap)
         return sum(max(x[1] for x in own(at)) <= a.floor for at in parts), len(parts)
     nf, nb = [not_learned(rows[s]) for s in seeds], [not_learned(base[s]) for s in seeds]
     print(f"attempts that never learned (best validation ≤ {a.floor:g}): {sum(x[0] for x in nf)} of {sum(x[1] for x in nf)} "
@@ -147,7 +141,7 @@ def main():
     if a.vs:
         vs_runs(a, rows)
         return
-    runs = {s: _att.attempts(curve_points(r), a.gap, int(r.get("restarts") or 0)) for s, r in rows.items()}
+    runs = {s: run_attempts(r, a.gap) for s, r in rows.items()}
 
     print(f"{a.env}: {len(runs)} runs, {sum(len(p) for p in runs.values())} attempts")
     print("\n1. per evaluation of an attempt (learned attempts): mean validation, mean test, attempts whose best validation is there")

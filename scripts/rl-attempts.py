@@ -15,23 +15,7 @@ Usage: scripts/rl-attempts.py [--env ENV] [--baseline B.csv[,MORE.csv]] FILE.csv
 """
 import argparse, math
 
-from rl_rows import curve_points, delivered, first_rows, num, sympol_rows
-
-
-def attempts(pts, gap, restarts):
-    """The curve split into its 1 + restarts attempts: lists of (step,
-    selection, test). The first restarts points that follow the previous
-    one within gap steps start the attempts after the first (the last
-    evaluations of a run may also fall close together)."""
-    out = []
-    last = None
-    for p in pts:
-        step, sel, test = int(p[0]), float(p[4]), float(p[5])
-        if last is None or (step - last < gap and len(out) <= restarts):
-            out.append([])
-        out[-1].append((step, sel, test))
-        last = step
-    return out
+from rl_rows import delivered, first_rows, run_attempts, sympol_rows
 
 
 def main():
@@ -52,7 +36,7 @@ def main():
     deliv, first, b = [], [], []
     for seed in sorted(rows):
         r = rows[seed]
-        parts = attempts(curve_points(r), a.gap, int(r.get("restarts") or 0))
+        parts = run_attempts(r, a.gap)
         cells, picks = [], []
         for i, at in enumerate(parts):
             # the attempt's own evaluations after its fresh start (attempt 0's

@@ -19,17 +19,11 @@ Example (LavaGapS7's 60 baseline trainings under today's preset):
     results/sympol-lg7-norestart-{5377,7311,40813,45117,45217,45317,45817,45917,93717}.csv results/sympol-unseen-95017-lg7.csv
 """
 import argparse
-import importlib.util
 import math
-import os
 import statistics
 
-from rl_rows import curve_points, delivered, latest_rows, num
+from rl_rows import curve_points, delivered, first_halving, latest_rows, num
 
-_spec = importlib.util.spec_from_file_location(
-    "prefix_match", os.path.join(os.path.dirname(os.path.abspath(__file__)), "rl-prefix-match.py"))
-_pm = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_pm)
 
 # Curve numbers (index into a curve point) and their names.
 FIELDS = ((1, "training return"), (2, "5-episode validation"), (4, "validation"), (5, "test return"))
@@ -101,9 +95,9 @@ def main():
     print()
     print("| event | failures (k steps, inf: never) | median f. | median s. | failure earlier than solver |")
     print("|---|---|---|---|---|")
-    for name, fn in ((f"plateau's first halving", _pm.first_halving), (f"first test ≥ {a.solved}", first_solved)):
-        fr = fails if fn is _pm.first_halving else [r for r in fails if len(curve_points(r)[0]) > 5]
-        sr = solvers if fn is _pm.first_halving else [r for r in solvers if len(curve_points(r)[0]) > 5]
+    for name, fn in ((f"plateau's first halving", first_halving), (f"first test ≥ {a.solved}", first_solved)):
+        fr = fails if fn is first_halving else [r for r in fails if len(curve_points(r)[0]) > 5]
+        sr = solvers if fn is first_halving else [r for r in solvers if len(curve_points(r)[0]) > 5]
         fv, sv = steps(fr, fn), steps(sr, fn)
         earlier = 1 - below_share(sv, fv)  # share of pairs where the failure's step is smaller
         shown = " ".join("inf" if x == float("inf") else str(int(x) // 1000) for x in fv)

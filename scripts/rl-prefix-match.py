@@ -32,38 +32,12 @@ Example (LunarLander's level-rule runs against the recorded rows):
 """
 import argparse
 
-from rl_rows import curve_points, delivered, first_rows, num
+from rl_rows import curve_points, delivered, first_halving, first_rows
 
 # The curve point's numbers that do not depend on val_episodes: step,
 # train, trained (the first n_eval_episodes validation episodes), applied,
 # test and nodes (selection and its spread do).
 FIXED = (0, 1, 2, 3, 5, 7)
-
-
-def first_halving(pts, patience=5, rtol=1e-4):
-    """The step of the first evaluation at which rl/ppo's plateau (optax
-    rule, maximise, on the curve's 5-episode validation) halves the actor's
-    rates for the training that follows, or "none". A restart gives the
-    new attempt a fresh plateau (a halving at the restarting evaluation
-    itself acts on nothing); the new attempt's first evaluation follows the
-    restarting one by one first iteration (the curve's first step)."""
-    def starts(i):
-        return 0 < i < len(pts) and int(pts[i][0]) - int(pts[i - 1][0]) == int(pts[0][0])
-
-    best, count = None, 0
-    for i, p in enumerate(pts):
-        if starts(i):
-            best, count = None, 0
-        v = num(p[2])
-        if best is None or v > (1 + rtol) * best:
-            best, count = v, 0
-            continue
-        count += 1
-        if count == patience:
-            if not starts(i + 1):
-                return p[0]
-            count = 0
-    return "none"
 
 
 def by_step(p, q):

@@ -84,8 +84,8 @@ def main():
             ap.error(f"--cand-ran-under {a.cand_ran_under}: its AFTER must be the candidate's ({rules[1][0]:g})")
         c = rules[1]
         for s, r in list(sides[1].items()):
-            f = fires(r, c[0], c[1], a.best_train, *c[2:])
-            if not ((int(r.get("restarts") or 0) > 0 and f is True) or (int(r.get("restarts") or 0) == 0 and f is False)):
+            # keep a row where the candidate's rule fires exactly where that rule restarted
+            if fires(r, c[0], c[1], a.best_train, *c[2:]) is not (int(r.get("restarts") or 0) > 0):
                 del sides[1][s]
     floor = FLOOR.get(a.env)
     seeds = sorted(set(sides[0]) | set(sides[1]))

@@ -104,3 +104,50 @@ def delivered(r):
     delivered policy hold only test_return)."""
     b = num(r.get("best_test_return"))
     return b if not math.isnan(b) else num(r["test_return"])
+
+
+def attempts(pts, gap, restarts):
+    """The curve split into its 1 + restarts attempts: lists of (step,
+    selection, test). The first restarts points that follow the previous
+    one within gap steps start the attempts after the first (the last
+    evaluations of a run may also fall close together)."""
+    out = []
+    last = None
+    for p in pts:
+        step, sel, test = int(p[0]), float(p[4]), float(p[5])
+        if last is None or (step - last < gap and len(out) <= restarts):
+            out.append([])
+        out[-1].append((step, sel, test))
+        last = step
+    return out
+
+
+def run_attempts(r, gap):
+    """attempts of a row's curve, its restarts read from the row."""
+    return attempts(curve_points(r), gap, int(r.get("restarts") or 0))
+
+
+def first_halving(pts, patience=5, rtol=1e-4):
+    """The step of the first evaluation at which rl/ppo's plateau (optax
+    rule, maximise, on the curve's 5-episode validation) halves the actor's
+    rates for the training that follows, or "none". A restart gives the
+    new attempt a fresh plateau (a halving at the restarting evaluation
+    itself acts on nothing); the new attempt's first evaluation follows the
+    restarting one by one first iteration (the curve's first step)."""
+    def starts(i):
+        return 0 < i < len(pts) and int(pts[i][0]) - int(pts[i - 1][0]) == int(pts[0][0])
+
+    best, count = None, 0
+    for i, p in enumerate(pts):
+        if starts(i):
+            best, count = None, 0
+        v = num(p[2])
+        if best is None or v > (1 + rtol) * best:
+            best, count = v, 0
+            continue
+        count += 1
+        if count == patience:
+            if not starts(i + 1):
+                return p[0]
+            count = 0
+    return "none"
