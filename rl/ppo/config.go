@@ -159,6 +159,12 @@ type Config struct {
 	// trainings for the relative margin to mean one thing (LunarLander:
 	// −116 … −1150).
 	RestartBelow float64
+	// RestartFreshInit gives each restart its own initial networks (the
+	// parameter-initialisation seed derived from the attempt's training
+	// seed and InitSeed). Off, a restart starts from the same initial actor and
+	// critic as the first attempt (InitSeed) and differs from it only in
+	// its training seed.
+	RestartFreshInit bool
 
 	// Prune is how a tree policy is pruned where gdt shows, exports or
 	// counts it (Trainer.PrunedTree): PruneFull ("" too: checkpoints from
@@ -770,6 +776,8 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.RestartBelow }).Note(sympolNote(func(c *Config) any { return &c.RestartBelow })),
 	option.IntOpt("restarts", fmt.Sprint(DefaultRestarts), 0, option.Unbounded, "most restarts of a run: of a training that has not learned (restart_after) or whose update diverged",
 		func(c *Config) any { return &c.Restarts }).Note(sympolNote(func(c *Config) any { return &c.Restarts })),
+	option.BoolOpt("restart_fresh_init", "false", "a restart starts from its own initial networks (init seed derived from the attempt's training seed and init_seed) rather than the first attempt's",
+		func(c *Config) any { return &c.RestartFreshInit }),
 	option.BoolOpt("plateau_reference", "false", "reference quirk: optax min-mode plateau on the raw reward, patience 3", func(c *Config) any { return &c.PlateauReference }),
 	option.BoolOpt("accum_reference", "false", "reference quirk: double step while K = 1, no accumulation otherwise", func(c *Config) any { return &c.AccumReference }),
 	option.BoolOpt("int_actions", "false", "reference quirk: continuous actions truncated to int32 in storage", func(c *Config) any { return &c.IntActions }),

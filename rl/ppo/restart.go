@@ -48,6 +48,9 @@ func (t *Trainer) attemptConfig(n, start int) Config {
 		c.ValSeed = t.cfg.ValidationSeed()
 		c.Seed = attemptSeed(t.cfg.Seed, n)
 		c.TotalSteps = t.cfg.TotalSteps - start
+		if c.RestartFreshInit {
+			c.InitSeed = int(streamSeed(c.Seed, t.cfg.InitSeed, 5))
+		}
 	}
 	return c
 }
