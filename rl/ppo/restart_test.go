@@ -2,10 +2,13 @@ package ppo
 
 import (
 	"context"
-	"github.com/gdt-ml/gdt/metrics"
 	"math"
 	"path/filepath"
+	"slices"
 	"testing"
+
+	"github.com/gdt-ml/gdt/metrics"
+	"github.com/gdt-ml/gdt/rl/policy"
 )
 
 // TestLearned checks the restart rule's "has learned" test on validation
@@ -228,5 +231,64 @@ func TestValEpisodesKeepTraining(t *testing.T) {
 			}
 		}
 		checkBest(t, tr)
+	}
+}
+
+// TestRestartFreshInit checks restart_fresh_init: off, a restart of a
+// frozen actor (zero learning rates) starts from the first attempt's
+// initial parameters; on, from its own, derived from the attempt's
+// training seed, and the run is the same again for the same seeds.
+func TestRestartFreshInit(t *testing.T) {
+	params := func(a policy.Actor) []float32 {
+		var v []float32
+		for _, x := range a.Tensors() {
+			v = append(v, x.Value...)
+		}
+		return v
+	}
+	var first []float32 // the first attempt's initial parameters
+	restarted := func(fresh bool) [][]float32 {
+		cfg := frozenCartPole(t)
+		cfg.RestartFreshInit = fresh
+		tr, err := New(cfg, testNets{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := params(tr.Actor()); first == nil {
+			first = p
+		} else if !slices.Equal(p, first) {
+			t.Fatalf("fresh %v: the first attempt starts from other parameters", fresh)
+		}
+		var at [][]float32
+		err = tr.Run(context.Background(), func(p Progress) error {
+			if p.Restarted {
+				at = append(at, params(tr.Actor()))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(at) != cfg.Restarts {
+			t.Fatalf("fresh %v: %d restarts, want %d", fresh, len(at), cfg.Restarts)
+		}
+		return at
+	}
+	for i, p := range restarted(false) {
+		if !slices.Equal(p, first) {
+			t.Errorf("restart %d without restart_fresh_init: parameters differ from the first attempt's initial ones", i+1)
+		}
+	}
+	fresh := restarted(true)
+	for i, p := range fresh {
+		if slices.Equal(p, first) {
+			t.Errorf("restart %d with restart_fresh_init: the first attempt's initial parameters", i+1)
+		}
+	}
+	if slices.Equal(fresh[0], fresh[1]) {
+		t.Error("restarts 1 and 2 with restart_fresh_init start from the same parameters")
+	}
+	if again := restarted(true); !slices.Equal(again[0], fresh[0]) || !slices.Equal(again[1], fresh[1]) {
+		t.Error("restart_fresh_init: a second run with the same seeds starts its restarts from other parameters")
 	}
 }
