@@ -145,7 +145,8 @@ type Config struct {
 	// every attempt restarts, and the run is 1 + Restarts trainings of
 	// RestartAfter·TotalSteps each (the last takes what is left), the
 	// best on validation delivered. The restart is a fresh training (new training seed derived
-	// from Seed and the attempt, fresh networks, optimisers and schedules)
+	// from Seed and the attempt; networks re-initialised from InitSeed
+	// unless RestartFreshInit; fresh optimisers and schedules)
 	// with the remaining budget; the validation episodes and the
 	// best-validation policy carry over. At most Restarts restarts, and
 	// only while RestartAfter·TotalSteps steps remain.
