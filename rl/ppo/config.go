@@ -355,14 +355,18 @@ var sympolOverride = map[string]func(c *Config){
 	// "CartPole: a smaller critic".
 	"cartpole": func(c *Config) { c.CriticWidth = 64 },
 	// LavaGapS7: twice the thesis's split-index rate (0.00131764 ≈ 2 ×
-	// 0.000659071). Its failures lead early and then stall on a wall
+	// 0.000659071) and half its split-threshold rate (0.000291911 ≈
+	// 0.000583822 / 2). Its failures lead early and then stall on a wall
 	// follower whose split logits stay near-tied (BENCHMARKS.md
-	// "LavaGapS7: what holds the partial learners"); ten times the rate
-	// decided the splits too early (4 of 6 failed). On 40 development
-	// seeds (95017 …, 102011 …, 5077 …, 7011 …; a new training on each)
-	// delivered 0.9007 against 0.8532, under 0.5 on 3 against 6 (final
-	// policies 7 against 7). BENCHMARKS.md "LavaGapS7, session 17".
-	"minigrid_lavagaps7": func(c *Config) { c.LRSplitIndex = 0.00131764 },
+	// "LavaGapS7: what holds the partial learners"); ten times the index
+	// rate decided the splits too early (4 of 6 failed). Twice the index
+	// rate, on 40 development seeds: delivered 0.9007 against 0.8532,
+	// under 0.5 on 3 against 6 (BENCHMARKS.md "LavaGapS7, session 17").
+	// Half the threshold rate, on 60 fresh development seeds (127011 …,
+	// after a screen of four arms on 124011 …): delivered 0.9179
+	// against 0.8446, under 0.9 on 5 against 12; twice the threshold
+	// rate was worse (BENCHMARKS.md "LavaGapS7, session 19").
+	"minigrid_lavagaps7": func(c *Config) { c.LRSplitIndex, c.LRSplitValues = 0.00131764, 0.000291911 },
 }
 
 // sympolProtocol holds the environments whose SYMPOL preset changes the

@@ -171,8 +171,8 @@ func TestPresetOverrides(t *testing.T) {
 		}
 	}
 	c, _ := Preset("CartPole-v1", MethodSYMPOL)
-	if lg, _ := Preset("MiniGrid-LavaGapS7-v0", MethodSYMPOL); lg.LRSplitIndex != 0.00131764 || lg.EntCoef != sympolBest["minigrid_lavagaps7"].ent {
-		t.Errorf("LavaGapS7's SYMPOL split-index rate %v, ent_coef %v; want 0.00131764 and the thesis's %v", lg.LRSplitIndex, lg.EntCoef, sympolBest["minigrid_lavagaps7"].ent)
+	if lg, _ := Preset("MiniGrid-LavaGapS7-v0", MethodSYMPOL); lg.LRSplitIndex != 0.00131764 || lg.LRSplitValues != 0.000291911 || lg.EntCoef != sympolBest["minigrid_lavagaps7"].ent {
+		t.Errorf("LavaGapS7's SYMPOL split-index rate %v, split-threshold rate %v, ent_coef %v; want 0.00131764, 0.000291911 and the thesis's %v", lg.LRSplitIndex, lg.LRSplitValues, lg.EntCoef, sympolBest["minigrid_lavagaps7"].ent)
 	}
 	for id, alias := range envAlias {
 		if c, _ := Preset(id, MethodSYMPOL); alias != "minigrid_lavagaps7" && sympolBest[alias].lrSI != 0 && c.LRSplitIndex != sympolBest[alias].lrSI {
