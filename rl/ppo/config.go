@@ -446,7 +446,14 @@ var sympolProtocol = map[string]protocolRow{
 	// (40013 …, 45017 …) delivered −308.6 against −324.8, minimum −668.4
 	// against −668.4, 2 against 5 under −400 (better on 3, worse on 2).
 	// BENCHMARKS.md "Pendulum's restart rule on seeds it was not tuned on".
-	"pendulum": {0.45, 0.75, DefaultRestarts, DefaultValEpisodes, 0},
+	// Its policies' returns differ by start state (one that validates
+	// −273.5 on 20 episodes tests −598.1 on the five test episodes), so
+	// it delivers on 100 validation episodes: on 50 paired development
+	// seeds (93017 …, 95017 …, 96017 …, 109017 …, 120017 …) −297.5
+	// against −309.4, better on 19, worse on 13 (the rule scores the same
+	// episodes, so a few trainings restart differently). BENCHMARKS.md
+	// "Pendulum: 100 validation episodes".
+	"pendulum": {0.45, 0.75, DefaultRestarts, 100, 0},
 	// LunarLander: about one training in six is stuck by 404 k steps (best
 	// 20-episode validation −110.9 … −139.1, barely moving after), while
 	// all but one of those that deliver ≥ −110 validate above −97 by

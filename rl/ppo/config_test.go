@@ -62,7 +62,7 @@ func TestPresets(t *testing.T) {
 				want = [5]float64{0.49, DefaultRestartMargin, DefaultRestarts, 100, 80}
 			}
 			if id == "Pendulum-v1" && meth == MethodSYMPOL {
-				want = [5]float64{0.45, 0.75, DefaultRestarts, DefaultValEpisodes, 0}
+				want = [5]float64{0.45, 0.75, DefaultRestarts, 100, 0}
 			}
 			if id == "LunarLander-v2" && meth == MethodSYMPOL {
 				want = [5]float64{0.4, 0, DefaultRestarts, DefaultValEpisodes, -100}
@@ -197,7 +197,7 @@ func TestSympolNote(t *testing.T) {
 		want  string
 	}{
 		{"val_episodes", func(c *Config) any { return &c.ValEpisodes },
-			"100 in the SYMPOL presets of CartPole-v1, MiniGrid-LavaGapS7-v0, MountainCarContinuous-v0; 200 in the SYMPOL presets of Acrobot-v1, MiniGrid-Empty-Random-6x6-v0"},
+			"100 in the SYMPOL presets of CartPole-v1, MiniGrid-LavaGapS7-v0, MountainCarContinuous-v0, Pendulum-v1; 200 in the SYMPOL presets of Acrobot-v1, MiniGrid-Empty-Random-6x6-v0"},
 		{"restart_below", func(c *Config) any { return &c.RestartBelow },
 			"-100 in the SYMPOL preset of LunarLander-v2; 80 in the SYMPOL preset of MountainCarContinuous-v0"},
 		{"n_eval_episodes", func(c *Config) any { return &c.EvalEpisodes }, ""},
