@@ -362,7 +362,7 @@ var sympolOverride = map[string]func(c *Config){
 	// rate decided the splits too early (4 of 6 failed). Twice the index
 	// rate, on 40 development seeds: delivered 0.9007 against 0.8532,
 	// under 0.5 on 3 against 6 (BENCHMARKS.md "LavaGapS7, session 17").
-	// Half the threshold rate, after a screen of four arms on 30 seeds
+	// Half the threshold rate, after a screen of six arms on 30 seeds
 	// (124011 …: 0.9514 against 0.8262, under 0.9 on 0 against 7), on 60
 	// fresh development seeds (127011 …): delivered 0.9181 against
 	// 0.8451, under 0.9 on 5 against 12; on 30 more (133017 …, 120017 …)
