@@ -159,6 +159,9 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 	if cfg.AccumMode == "" { // written before accum_mode existed: plain averaging
 		cfg.AccumMode = AccumMean
 	}
+	if cfg.PlateauPatience == 0 && cfg.PlateauFactor == 0 { // written before plateau_patience existed
+		cfg.PlateauPatience, cfg.PlateauFactor = 5, 0.5
+	}
 	if modify != nil {
 		if err := modify(&cfg); err != nil {
 			return nil, err

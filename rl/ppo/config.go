@@ -166,6 +166,13 @@ type Config struct {
 	// critic as the first attempt (InitSeed) and differs from it only in
 	// its training seed.
 	RestartFreshInit bool
+	// PlateauPatience and PlateauFactor shape reduce_lr's plateau rule
+	// (the thesis's intent, optim.SYMPOLIntendedPlateau): the actor's
+	// learning rates are multiplied by PlateauFactor when the validation
+	// return has not improved for PlateauPatience evaluations (5 and 0.5;
+	// the reference quirk plateau_reference keeps its own 3 and 0.5).
+	PlateauPatience int
+	PlateauFactor   float64
 
 	// Prune is how a tree policy is pruned where gdt shows, exports or
 	// counts it (Trainer.PrunedTree): PruneFull ("" too: checkpoints from
@@ -523,6 +530,7 @@ func Base(envID, method string) Config {
 		EvalFreq: 50_000, EvalEpisodes: 5, TestSeed: 123456, Workers: 1,
 		AccumMode: AccumAuto, ValSeed: -1, ValEpisodes: DefaultValEpisodes,
 		RestartAfter: DefaultRestartAfter, RestartMargin: DefaultRestartMargin, Restarts: DefaultRestarts,
+		PlateauPatience: 5, PlateauFactor: 0.5,
 	}
 	_, c.ScaleObs = env.ScalingOf(envID)
 	if method != MethodSYMPOL {
@@ -794,6 +802,10 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.Restarts }).Note(sympolNote(func(c *Config) any { return &c.Restarts })),
 	option.BoolOpt("restart_fresh_init", "false", "a restart starts from its own initial networks (init seed derived from the attempt's training seed and init_seed) rather than the first attempt's",
 		func(c *Config) any { return &c.RestartFreshInit }),
+	option.IntOpt("plateau_patience", "5", 1, option.Unbounded, "reduce_lr: evaluations without a better validation return before the actor's learning rates are multiplied by plateau_factor",
+		func(c *Config) any { return &c.PlateauPatience }),
+	option.FloatOpt("plateau_factor", "0.5", 0, 1, "reduce_lr: the multiplier of the actor's learning rates per plateau",
+		func(c *Config) any { return &c.PlateauFactor }).Open(true, true),
 	option.BoolOpt("plateau_reference", "false", "reference quirk: optax min-mode plateau on the raw reward, patience 3", func(c *Config) any { return &c.PlateauReference }),
 	option.BoolOpt("accum_reference", "false", "reference quirk: double step while K = 1, no accumulation otherwise", func(c *Config) any { return &c.AccumReference }),
 	option.BoolOpt("int_actions", "false", "reference quirk: continuous actions truncated to int32 in storage", func(c *Config) any { return &c.IntActions }),

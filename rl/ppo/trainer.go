@@ -238,6 +238,7 @@ func (t *Trainer) buildOptimisers() error {
 		return fmt.Errorf("critic optimiser: %w", err)
 	}
 	pc := optim.SYMPOLIntendedPlateau()
+	pc.Patience, pc.Factor = cfg.PlateauPatience, cfg.PlateauFactor
 	if cfg.PlateauReference {
 		pc = optim.SYMPOLReferencePlateau()
 	}
