@@ -43,7 +43,8 @@ func TestPresets(t *testing.T) {
 	// budget) and LunarLander's (a level, restart_below −100, at 40 %% of
 	// the budget)
 	// and LavaGapS7's (no restarts: restart_after 0; 100 validation
-	// episodes).
+	// episodes) and LavaGapS5's (a level, restart_below 0.5, at the
+	// default check).
 	for id := range envAlias {
 		for _, meth := range []string{MethodSYMPOL, MethodMLP} {
 			c, _ := Preset(id, meth)
@@ -69,6 +70,9 @@ func TestPresets(t *testing.T) {
 			}
 			if id == "MiniGrid-LavaGapS7-v0" && meth == MethodSYMPOL {
 				want = [5]float64{0, DefaultRestartMargin, DefaultRestarts, 100, 0}
+			}
+			if id == "MiniGrid-LavaGapS5-v0" && meth == MethodSYMPOL {
+				want = [5]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, DefaultValEpisodes, 0.5}
 			}
 			if got != want {
 				t.Errorf("%s %s: restart_after, restart_margin, restarts, val_episodes, restart_below = %v, want %v", id, meth, got, want)
@@ -199,7 +203,7 @@ func TestSympolNote(t *testing.T) {
 		{"val_episodes", func(c *Config) any { return &c.ValEpisodes },
 			"100 in the SYMPOL presets of CartPole-v1, MiniGrid-LavaGapS7-v0, MountainCarContinuous-v0, Pendulum-v1; 200 in the SYMPOL presets of Acrobot-v1, MiniGrid-Empty-Random-6x6-v0"},
 		{"restart_below", func(c *Config) any { return &c.RestartBelow },
-			"-100 in the SYMPOL preset of LunarLander-v2; 80 in the SYMPOL preset of MountainCarContinuous-v0"},
+			"-100 in the SYMPOL preset of LunarLander-v2; 0.5 in the SYMPOL preset of MiniGrid-LavaGapS5-v0; 80 in the SYMPOL preset of MountainCarContinuous-v0"},
 		{"n_eval_episodes", func(c *Config) any { return &c.EvalEpisodes }, ""},
 	}
 	for _, tt := range tests {
