@@ -37,7 +37,8 @@ func TestPresets(t *testing.T) {
 	}
 	// The protocol's defaults everywhere but Empty-Random's and Acrobot's
 	// SYMPOL presets (four trainings, 200 validation episodes) and
-	// DoorKey's and Pendulum's (later, stricter restart rules) and
+	// DoorKey's and Pendulum's (later, stricter restart rules; 100
+	// validation episodes) and
 	// CartPole's (100 validation episodes) and MountainCarContinuous's (100
 	// validation episodes and a level, restart_below 80, at 49 %% of the
 	// budget) and LunarLander's (a level, restart_below −100, at 40 %% of
@@ -54,7 +55,7 @@ func TestPresets(t *testing.T) {
 				want = [5]float64{0.2, 1, 4, 200, 0}
 			}
 			if id == "MiniGrid-DoorKey-5x5-v0" && meth == MethodSYMPOL {
-				want = [5]float64{0.4, 0.95, DefaultRestarts, DefaultValEpisodes, 0}
+				want = [5]float64{0.4, 0.95, DefaultRestarts, 100, 0}
 			}
 			if id == "CartPole-v1" && meth == MethodSYMPOL {
 				want = [5]float64{DefaultRestartAfter, DefaultRestartMargin, DefaultRestarts, 100, 0}
@@ -204,7 +205,7 @@ func TestSympolNote(t *testing.T) {
 		want  string
 	}{
 		{"val_episodes", func(c *Config) any { return &c.ValEpisodes },
-			"100 in the SYMPOL presets of CartPole-v1, MiniGrid-LavaGapS7-v0, MountainCarContinuous-v0, Pendulum-v1; 200 in the SYMPOL presets of Acrobot-v1, MiniGrid-Empty-Random-6x6-v0"},
+			"100 in the SYMPOL presets of CartPole-v1, MiniGrid-DoorKey-5x5-v0, MiniGrid-LavaGapS7-v0, MountainCarContinuous-v0, Pendulum-v1; 200 in the SYMPOL presets of Acrobot-v1, MiniGrid-Empty-Random-6x6-v0"},
 		{"restart_below", func(c *Config) any { return &c.RestartBelow },
 			"-100 in the SYMPOL preset of LunarLander-v2; 0.5 in the SYMPOL preset of MiniGrid-LavaGapS5-v0; 80 in the SYMPOL preset of MountainCarContinuous-v0"},
 		{"n_eval_episodes", func(c *Config) any { return &c.EvalEpisodes }, ""},
