@@ -510,11 +510,11 @@ var sympolProtocol = map[string]protocolRow{
 	// LavaGapS5: a level (restart_below 0.5) at the default check (25 %
 	// of the budget). Seed 140817 of the tenth unseen sample validated 0.24
 	// once (101 k) and 0 from then on; the relative margin counted that as
-	// learning, so it trained to the end and delivered 0. Replayed on the
-	// 148 other LavaGapS5 runs with curves in results/ (119 seeds, the 20
-	// below included), the level fires on none: by 254 k their best
-	// validation is ≥ 0.5. On 140817 it fires and the restart delivers
-	// 0.951; second attempts forced on 20 fresh seeds (146011 …,
+	// learning, so it trained to the end and delivered 0. Replayed on
+	// every LavaGapS5 curve in results/ (scripts/rl-restart-rule.py: 120
+	// seeds, the 20 below included), the level fires on 140817 alone: by
+	// 254 k every other training has validated ≥ 0.5. Run under it, 140817
+	// restarts and delivers 0.9514; second attempts forced on 20 fresh seeds (146011 …,
 	// restart_below 1, restarts 1) validate as first attempts do (19 of 20
 	// at ≥ 0.938) and the runs deliver 0.9514 on all 20. BENCHMARKS.md "A
 	// tenth unseen sample".
