@@ -160,7 +160,7 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 		cfg.AccumMode = AccumMean
 	}
 	if cfg.PlateauPatience == 0 && cfg.PlateauFactor == 0 { // written before plateau_patience existed
-		cfg.PlateauPatience, cfg.PlateauFactor = 5, 0.5
+		cfg.PlateauPatience, cfg.PlateauFactor = intendedPlateau.Patience, intendedPlateau.Factor
 	}
 	if modify != nil {
 		if err := modify(&cfg); err != nil {

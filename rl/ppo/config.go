@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gdt-ml/gdt/optim"
 	"github.com/gdt-ml/gdt/option"
 	"github.com/gdt-ml/gdt/rl/env"
 )
@@ -169,8 +170,9 @@ type Config struct {
 	// PlateauPatience and PlateauFactor shape reduce_lr's plateau rule
 	// (the thesis's intent, optim.SYMPOLIntendedPlateau): the actor's
 	// learning rates are multiplied by PlateauFactor when the validation
-	// return has not improved for PlateauPatience evaluations (5 and 0.5;
-	// the reference quirk plateau_reference keeps its own 3 and 0.5).
+	// return has not improved for PlateauPatience evaluations (by default
+	// intendedPlateau's 5 and 0.5; the reference quirk plateau_reference
+	// keeps its own 3 and 0.5).
 	PlateauPatience int
 	PlateauFactor   float64
 
@@ -543,6 +545,10 @@ var mlpBest = map[string]mlpRow{
 	"minigrid_distshift1":   {0.1, 0.99, 0.99, 0.000257988, 0.000950682, 0.1, 256, 10, 128, 7, 158, 2, true, 0.5},
 }
 
+// intendedPlateau is the thesis's plateau rule (spec sympol-rl §11), the
+// defaults of plateau_patience and plateau_factor.
+var intendedPlateau = optim.SYMPOLIntendedPlateau()
+
 // Base returns the settings every method's preset starts from on env: the
 // budget, seeds, evaluation, critic shape and observation scaling of the
 // thesis's setup; the baselines (every method but SYMPOL) train with one
@@ -556,7 +562,7 @@ func Base(envID, method string) Config {
 		EvalFreq: 50_000, EvalEpisodes: 5, TestSeed: 123456, Workers: 1,
 		AccumMode: AccumAuto, ValSeed: -1, ValEpisodes: DefaultValEpisodes,
 		RestartAfter: DefaultRestartAfter, RestartMargin: DefaultRestartMargin, Restarts: DefaultRestarts,
-		PlateauPatience: 5, PlateauFactor: 0.5,
+		PlateauPatience: intendedPlateau.Patience, PlateauFactor: intendedPlateau.Factor,
 	}
 	_, c.ScaleObs = env.ScalingOf(envID)
 	if method != MethodSYMPOL {
@@ -828,9 +834,9 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.Restarts }).Note(sympolNote(func(c *Config) any { return &c.Restarts })),
 	option.BoolOpt("restart_fresh_init", "false", "a restart starts from its own initial networks (init seed derived from the attempt's training seed and init_seed) rather than the first attempt's",
 		func(c *Config) any { return &c.RestartFreshInit }),
-	option.IntOpt("plateau_patience", "5", 1, option.Unbounded, "reduce_lr: evaluations without a better validation return before the actor's learning rates are multiplied by plateau_factor",
+	option.IntOpt("plateau_patience", fmt.Sprint(intendedPlateau.Patience), 1, option.Unbounded, "reduce_lr: evaluations without a better validation return before the actor's learning rates are multiplied by plateau_factor",
 		func(c *Config) any { return &c.PlateauPatience }),
-	option.FloatOpt("plateau_factor", "0.5", 0, 1, "reduce_lr: the multiplier of the actor's learning rates per plateau",
+	option.FloatOpt("plateau_factor", fmt.Sprint(intendedPlateau.Factor), 0, 1, "reduce_lr: the multiplier of the actor's learning rates per plateau",
 		func(c *Config) any { return &c.PlateauFactor }).Open(true, true),
 	option.BoolOpt("plateau_reference", "false", "reference quirk: optax min-mode plateau on the raw reward, patience 3", func(c *Config) any { return &c.PlateauReference }),
 	option.BoolOpt("accum_reference", "false", "reference quirk: double step while K = 1, no accumulation otherwise", func(c *Config) any { return &c.AccumReference }),

@@ -237,7 +237,7 @@ func (t *Trainer) buildOptimisers() error {
 	if err != nil {
 		return fmt.Errorf("critic optimiser: %w", err)
 	}
-	pc := optim.SYMPOLIntendedPlateau()
+	pc := intendedPlateau
 	pc.Patience, pc.Factor = cfg.PlateauPatience, cfg.PlateauFactor
 	if cfg.PlateauReference {
 		pc = optim.SYMPOLReferencePlateau()
