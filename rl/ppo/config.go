@@ -175,6 +175,11 @@ type Config struct {
 	// keeps its own 3 and 0.5).
 	PlateauPatience int
 	PlateauFactor   float64
+	// PlateauAllVal feeds the plateau rule the mean of all ValEpisodes
+	// validation episodes (the figure the delivered policy is chosen on)
+	// instead of the first EvalEpisodes (the thesis's evaluation). Off,
+	// the training does not depend on ValEpisodes; on, it does.
+	PlateauAllVal bool
 
 	// Prune is how a tree policy is pruned where gdt shows, exports or
 	// counts it (Trainer.PrunedTree): PruneFull ("" too: checkpoints from
@@ -819,7 +824,7 @@ var Options = option.ZeroValued("ppo",
 	option.IntOpt("val_seed", "-1", -1, option.Unbounded, "first validation-episode seed (-1: the seed); restarts keep it",
 		func(c *Config) any { return &c.ValSeed }),
 	option.IntOpt("val_episodes", fmt.Sprint(DefaultValEpisodes), 0, option.Unbounded,
-		"validation episodes behind the delivered policy and the restart rule (at least n_eval_episodes; one on a one-layout task); the plateau keeps the first n_eval_episodes",
+		"validation episodes behind the delivered policy and the restart rule (at least n_eval_episodes; one on a one-layout task); the plateau keeps the first n_eval_episodes unless plateau_all_val",
 		func(c *Config) any { return &c.ValEpisodes }).Note(sympolNote(func(c *Config) any { return &c.ValEpisodes })),
 	option.FloatOpt("restart_after", fmt.Sprint(DefaultRestartAfter), 0, 1,
 		"restart a training whose validation return has not risen above its first evaluation's within this fraction of total_steps (0: never)",
@@ -838,6 +843,8 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.PlateauPatience }),
 	option.FloatOpt("plateau_factor", fmt.Sprint(intendedPlateau.Factor), 0, 1, "reduce_lr: the multiplier of the actor's learning rates per plateau",
 		func(c *Config) any { return &c.PlateauFactor }).Open(true, true),
+	option.BoolOpt("plateau_all_val", "false", "reduce_lr: the plateau reads the mean of all val_episodes validation episodes instead of the first n_eval_episodes (the training then depends on val_episodes)",
+		func(c *Config) any { return &c.PlateauAllVal }),
 	option.BoolOpt("plateau_reference", "false", "reference quirk: optax min-mode plateau on the raw reward, patience 3", func(c *Config) any { return &c.PlateauReference }),
 	option.BoolOpt("accum_reference", "false", "reference quirk: double step while K = 1, no accumulation otherwise", func(c *Config) any { return &c.AccumReference }),
 	option.BoolOpt("int_actions", "false", "reference quirk: continuous actions truncated to int32 in storage", func(c *Config) any { return &c.IntActions }),

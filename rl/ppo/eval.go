@@ -122,13 +122,24 @@ func selectionSD(x []float64) float64 {
 	return metrics.Std(x, 1)
 }
 
+// plateauInput is the validation figure the plateau rule reads: the mean of
+// the first EvalEpisodes validation episodes, or with PlateauAllVal the
+// mean of all (the selection figure).
+func (c *Config) plateauInput(rec EvalRecord) float64 {
+	if c.PlateauAllVal {
+		return rec.Selection
+	}
+	return rec.Validation
+}
+
 // evaluate runs the validation episodes (seeds ValidationSeed()+0…,
 // ValidationEpisodes of them: one on an environment with one fixed layout,
 // where it stands for all), feeds the plateau scheduler the mean of the
 // first EvalEpisodes (the thesis's evaluation, so the training does not
-// depend on ValEpisodes), keeps the best-validation policy on the mean of
-// all (trackBest) and, with test, plays the test episodes (seeds
-// TestSeed+0…) with the current actor and with the best-validation policy.
+// depend on ValEpisodes; with PlateauAllVal the mean of all), keeps the
+// best-validation policy on the mean of all (trackBest) and, with test,
+// plays the test episodes (seeds TestSeed+0…) with the current actor and
+// with the best-validation policy.
 func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	start := time.Now()
 	defer func() { t.evalSec += time.Since(start).Seconds() }()
@@ -152,7 +163,7 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 			rec.SelectionSD = selectionSD(val)
 		}
 		if cfg.ReduceLR {
-			if t.plat.Step(rec.Validation) {
+			if t.plat.Step(cfg.plateauInput(rec)) {
 				if err := t.aOpt.SetLRScale(t.plat.Scale()); err != nil {
 					return rec, err
 				}

@@ -1,6 +1,9 @@
 package ppo
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestPlateauOptions checks that plateau_patience and plateau_factor reach
 // the trainer's plateau rule: with a flat validation return the actor's
@@ -42,6 +45,40 @@ func TestPlateauOptions(t *testing.T) {
 				}
 			}
 			t.Fatalf("no drop in 12 flat evaluations; want one at %d", tc.wantFirstDrop)
+		})
+	}
+}
+
+// TestPlateauAllVal checks which validation mean the plateau reads: the
+// first n_eval_episodes by default, all val_episodes under plateau_all_val.
+// Episode returns that rise only beyond the first n_eval_episodes are a
+// plateau for the default rule and an improvement for plateau_all_val.
+func TestPlateauAllVal(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		allVal   bool
+		wantDrop bool
+	}{
+		{"first n_eval_episodes", false, true},
+		{"all val_episodes", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := smallCartPole(t, 8000, 500)
+			cfg.ReduceLR = true
+			if err := cfg.Set("plateau_all_val", fmt.Sprint(tc.allVal)); err != nil {
+				t.Fatal(err)
+			}
+			tr, err := New(cfg, testNets{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 1; i <= 12; i++ {
+				// The first EvalEpisodes' mean is flat; the mean of all rises.
+				tr.plat.Step(cfg.plateauInput(EvalRecord{Validation: 10, Selection: 10 + float64(i)}))
+			}
+			if dropped := tr.plat.Scale() != 1; dropped != tc.wantDrop {
+				t.Fatalf("scale %v after 12 evaluations; want a drop: %v", tr.plat.Scale(), tc.wantDrop)
+			}
 		})
 	}
 }
