@@ -392,7 +392,16 @@ var sympolOverride = map[string]func(c *Config){
 	// on 5 against 3); over those 90, 0.9042 against 0.8662, 10 against
 	// 15. Twice the threshold rate was worse (BENCHMARKS.md "LavaGapS7,
 	// session 19").
-	"minigrid_lavagaps7": func(c *Config) { c.LRSplitIndex, c.LRSplitValues = 0.00131764, 0.000291911 },
+	// And γ 0.95 (the thesis's 0.99; its LavaGapS5 row has 0.95): after a
+	// screen of five arms on 40 development seeds (181011 …: 0.924 against
+	// 0.877, under 0.9 on 4 against 5), on 60 fresh ones (185011 …,
+	// 188011 …) delivered 0.9339 against 0.9117, under 0.9 on 2 against
+	// 5 (better on 4, worse on 2), 100-episode validation 0.80 against
+	// 0.76; it turns failures into near-misses (0.9495: one step more on
+	// a test layout), so the chance that all ten seeds of a sample test
+	// 0.9532 stays where it was (84 of 100 in both). BENCHMARKS.md
+	// "LavaGapS7, session 21: γ 0.95".
+	"minigrid_lavagaps7": func(c *Config) { c.LRSplitIndex, c.LRSplitValues, c.Gamma = 0.00131764, 0.000291911, 0.95 },
 }
 
 // sympolProtocol holds the environments whose SYMPOL preset changes the
