@@ -17,22 +17,7 @@ Usage: scripts/rl-curve-profile.py --env ENV [--fail X] FILE.csv ...
 """
 import argparse, collections, statistics
 
-from rl_rows import curve_points, delivered, latest_rows, num
-
-
-def halvings(pts, patience=5, rtol=1e-4):
-    """The steps at which the plateau halves, replayed on one attempt."""
-    best, count, out = None, 0, []
-    for p in pts:
-        v = num(p[2])
-        if best is None or v > best + rtol * abs(best):
-            best, count = v, 0
-            continue
-        count += 1
-        if count == patience:
-            out.append(int(p[0]))
-            count = 0
-    return out
+from rl_rows import curve_points, delivered, halvings, latest_rows, num
 
 
 def main():

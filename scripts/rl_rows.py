@@ -127,6 +127,30 @@ def run_attempts(r, gap):
     return attempts(curve_points(r), gap, int(r.get("restarts") or 0))
 
 
+def plateau_improves(v, best, rtol=1e-4):
+    """rl/ppo's plateau test (optim.Plateau.improves, maximising, absolute
+    tolerance 0): whether v improves on the best value so far (None: none
+    yet)."""
+    return best is None or v > (1 + rtol) * best
+
+
+def halvings(pts, patience=5, rtol=1e-4):
+    """The steps at which rl/ppo's plateau halves the actor's rates, replayed
+    on the 5-episode validation of one attempt's curve points (every
+    halving, not only the first; see first_halving for restarts)."""
+    best, count, out = None, 0, []
+    for p in pts:
+        v = num(p[2])
+        if plateau_improves(v, best, rtol):
+            best, count = v, 0
+            continue
+        count += 1
+        if count == patience:
+            out.append(int(p[0]))
+            count = 0
+    return out
+
+
 def first_halving(pts, patience=5, rtol=1e-4):
     """The step of the first evaluation at which rl/ppo's plateau (optax
     rule, maximise, on the curve's 5-episode validation) halves the actor's
@@ -142,7 +166,7 @@ def first_halving(pts, patience=5, rtol=1e-4):
         if starts(i):
             best, count = None, 0
         v = num(p[2])
-        if best is None or v > (1 + rtol) * best:
+        if plateau_improves(v, best, rtol):
             best, count = v, 0
             continue
         count += 1
