@@ -158,20 +158,13 @@ def first_halving(pts, patience=5, rtol=1e-4):
     new attempt a fresh plateau (a halving at the restarting evaluation
     itself acts on nothing); the new attempt's first evaluation follows the
     restarting one by one first iteration (the curve's first step)."""
-    def starts(i):
-        return 0 < i < len(pts) and int(pts[i][0]) - int(pts[i - 1][0]) == int(pts[0][0])
-
-    best, count = None, 0
-    for i, p in enumerate(pts):
-        if starts(i):
-            best, count = None, 0
-        v = num(p[2])
-        if plateau_improves(v, best, rtol):
-            best, count = v, 0
-            continue
-        count += 1
-        if count == patience:
-            if not starts(i + 1):
-                return p[0]
-            count = 0
+    first = int(pts[0][0]) if pts else 0
+    # the indices where an attempt starts: one first iteration after the
+    # evaluation before it
+    cuts = [0] + [i for i in range(1, len(pts)) if int(pts[i][0]) - int(pts[i - 1][0]) == first] + [len(pts)]
+    for a, b in zip(cuts, cuts[1:]):
+        last_restarts = b < len(pts)
+        for step in halvings(pts[a:b], patience, rtol):
+            if not (last_restarts and step == int(pts[b - 1][0])):
+                return str(step)
     return "none"
