@@ -162,6 +162,12 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 	if cfg.PlateauPatience == 0 && cfg.PlateauFactor == 0 { // written before plateau_patience existed
 		cfg.PlateauPatience, cfg.PlateauFactor = intendedPlateau.Patience, intendedPlateau.Factor
 	}
+	if cfg.RewardScale == 0 { // written before reward_scale existed: raw rewards
+		cfg.RewardScale = 1
+	}
+	if cfg.LogitScaleEnd == 0 { // written before logit_scale_end existed: the plain softmax
+		cfg.LogitScaleEnd = 1
+	}
 	if modify != nil {
 		if err := modify(&cfg); err != nil {
 			return nil, err

@@ -94,10 +94,22 @@ type Config struct {
 	// training attempt: EntCoef·(1 − EntDecay·p) at the fraction p of the
 	// attempt's steps done, so 0 (the default) keeps the thesis's constant
 	// coefficient and 1 ends at no entropy bonus.
-	EntDecay    float64
-	VfCoef      float64
-	NormAdv     bool
-	MaxGradNorm float64
+	EntDecay float64
+	// LogitScaleEnd sharpens a discrete actor's training policy: its
+	// logits are multiplied by 1 + (LogitScaleEnd − 1)·p at the fraction
+	// p of the training attempt's steps done (sampling and the loss alike),
+	// so the stochastic policy PPO trains moves toward the greedy one that
+	// is evaluated and delivered. 1 (the default) is the thesis's softmax;
+	// the greedy policy itself does not depend on it.
+	LogitScaleEnd float64
+	VfCoef        float64
+	NormAdv       bool
+	MaxGradNorm   float64
+	// RewardScale multiplies every training reward before the critic's
+	// targets and the advantages are computed (1, the default, is the
+	// thesis's raw rewards). It sets the scale of the value loss; reported
+	// returns, validation and test stay raw.
+	RewardScale float64
 
 	LRSplitValues float64
 	LRSplitIndex  float64
@@ -571,7 +583,7 @@ func Base(envID, method string) Config {
 	c := Config{
 		Env: envID, Method: method, Algorithm: AlgoPPO, Profile: ProfileDefault,
 		TotalSteps: 1_000_000, Seed: 142, InitSeed: 42,
-		ClipCoef: 0.1, WeightDecay: 1e-4, Depth: 7,
+		ClipCoef: 0.1, RewardScale: 1, LogitScaleEnd: 1, WeightDecay: 1e-4, Depth: 7,
 		CriticWidth: 256, CriticLayers: 2, Critic: CriticMLP, Temperature: 1,
 		EvalFreq: 50_000, EvalEpisodes: 5, TestSeed: 123456, Workers: 1,
 		AccumMode: AccumAuto, ValSeed: -1, ValEpisodes: DefaultValEpisodes,
@@ -800,7 +812,11 @@ var Options = option.ZeroValued("ppo",
 	option.FloatOpt("ent_coef", "", 0, option.Unbounded, "entropy bonus coefficient", func(c *Config) any { return &c.EntCoef }).Note(preset),
 	option.FloatOpt("ent_decay", "0", 0, 1, "lower ent_coef linearly over training, to ent_coef·(1 − ent_decay) at the end (0: constant)",
 		func(c *Config) any { return &c.EntDecay }).Note(sympolNote(func(c *Config) any { return &c.EntDecay })),
+	option.FloatOpt("logit_scale_end", "1", 1, option.Unbounded, "multiply a discrete actor's logits during training by a factor rising linearly from 1 to this over a training attempt (the sampled policy sharpens toward the greedy one; 1: the thesis's softmax)",
+		func(c *Config) any { return &c.LogitScaleEnd }),
 	option.FloatOpt("vf_coef", "", 0, option.Unbounded, "value-loss coefficient", func(c *Config) any { return &c.VfCoef }).Note(preset),
+	option.FloatOpt("reward_scale", "1", 0, option.Unbounded, "multiply the training rewards by this before the critic's targets and the advantages (the value loss's scale; returns are reported raw)",
+		func(c *Config) any { return &c.RewardScale }).Open(true, false),
 	option.BoolOpt("norm_adv", "", "normalise the advantages per minibatch", func(c *Config) any { return &c.NormAdv }).Note(preset),
 	option.FloatOpt("max_grad_norm", "", 0, option.Unbounded, "gradient-norm clipping (1000: effectively none)", func(c *Config) any { return &c.MaxGradNorm }).Note(preset),
 	option.FloatOpt("learning_rate_actor_split_values", "", 0, option.Unbounded, "learning rate of the tree actor's split thresholds",

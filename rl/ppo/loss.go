@@ -11,6 +11,20 @@ import (
 type lossSpec struct {
 	Clip, Ent float64
 	A2C       bool
+	// Scale multiplies a discrete actor's logits before the distribution
+	// (Config.LogitScaleEnd); 0 or 1 leaves them as they are.
+	Scale float64
+}
+
+// scaled reports whether the logits of distribution d are scaled under ls.
+func (ls lossSpec) scaled(d policy.Dist) bool { return d.Discrete && ls.Scale != 0 && ls.Scale != 1 }
+
+// scaleLogits multiplies v by s.
+func scaleLogits(v []float32, s float64) {
+	f := float32(s)
+	for i := range v {
+		v[i] *= f
+	}
 }
 
 // actorLoss returns the actor loss of a batch under the current actor
@@ -26,6 +40,9 @@ func actorLoss(actor policy.Actor, ls lossSpec, obs, act, oldLogp, adv []float32
 	out := make([]float32, B*A)
 	if err := actor.Predict(obs, B, out); err != nil {
 		return 0, err
+	}
+	if ls.scaled(d) {
+		scaleLogits(out, ls.Scale)
 	}
 	logStd := actor.LogStd()
 	var L float64
@@ -56,6 +73,9 @@ func actorLossGrad(actor policy.Actor, ls lossSpec, obs, act, oldLogp, adv []flo
 	if err := actor.Forward(obs, B, out); err != nil {
 		return err
 	}
+	if ls.scaled(d) {
+		scaleLogits(out[:B*A], ls.Scale)
+	}
 	logStd := actor.LogStd()
 	gls := actor.LogStdGrad()
 	clear(gls)
@@ -77,6 +97,9 @@ func actorLossGrad(actor policy.Actor, ls lossSpec, obs, act, oldLogp, adv []flo
 			}
 		}
 		d.AddGrad(o, logStd, a, c, cEnt, g[j*A:(j+1)*A], gls)
+	}
+	if ls.scaled(d) { // ∂L/∂o = Scale·∂L/∂(Scale·o)
+		scaleLogits(g, ls.Scale)
 	}
 	return actor.Backward(g)
 }

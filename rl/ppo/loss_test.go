@@ -14,7 +14,8 @@ import (
 // and the leaf values and log-std of the tree actor (its thresholds and
 // split logits get straight-through gradients, which the tree kernel's own
 // tests check against the dense formulation; the hard tree's loss is
-// piecewise constant in them).
+// piecewise constant in them). Scale (logit_scale_end) multiplies a
+// discrete actor's logits inside the loss.
 func TestActorLossGradient(t *testing.T) {
 	const F, B = 3, 24
 	type mk func(d policy.Dist) (policy.Actor, error)
@@ -30,8 +31,8 @@ func TestActorLossGradient(t *testing.T) {
 	}
 	for _, name := range []string{"tree", "mlp", "mlp-ref"} {
 		for _, d := range []policy.Dist{{Discrete: true, A: 3}, {Discrete: false, A: 2}} {
-			for _, ls := range []lossSpec{{Clip: 0.2, Ent: 0.1}, {Clip: 0.2, Ent: 0.05, A2C: true}} {
-				t.Run(fmt.Sprintf("%s/discrete=%v/a2c=%v", name, d.Discrete, ls.A2C), func(t *testing.T) {
+			for _, ls := range []lossSpec{{Clip: 0.2, Ent: 0.1}, {Clip: 0.2, Ent: 0.05, A2C: true}, {Clip: 0.2, Ent: 0.1, Scale: 2.5}} {
+				t.Run(fmt.Sprintf("%s/discrete=%v/a2c=%v/scale=%g", name, d.Discrete, ls.A2C, ls.Scale), func(t *testing.T) {
 					a, err := makers[name](d)
 					if err != nil {
 						t.Fatal(err)

@@ -2,9 +2,11 @@ package ppo
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/gdt-ml/gdt/rl/env"
+	"github.com/gdt-ml/gdt/rng"
 )
 
 // countEnv counts its steps: observation [t], reward 1, never terminates;
@@ -110,6 +112,88 @@ func TestAccumulation(t *testing.T) {
 		}
 		if got := tr.cOpt.Steps(); got != 3 {
 			t.Errorf("critic steps %d, want 3", got)
+		}
+	}
+}
+
+// TestRewardScale checks that reward_scale multiplies the rewards the
+// critic's targets are built from, and only those: the training episodes'
+// returns stay raw.
+func TestRewardScale(t *testing.T) {
+	for _, scale := range []float64{1, 0.25, 3} {
+		c := testConfig(t)
+		c.RewardScale = scale
+		tr, err := New(c, testNets{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.Iterate(); err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range tr.rew[:12] {
+			if r != float32(scale) {
+				t.Fatalf("scale %v: stored reward %d is %v, want %v", scale, i, r, float32(scale))
+			}
+		}
+		if tr.episodes == 0 {
+			t.Fatalf("scale %v: no finished episode", scale)
+		}
+		for _, ret := range tr.recent[:min(tr.recentN, len(tr.recent))] {
+			if ret != 3 {
+				t.Errorf("scale %v: episode return %v, want the raw 3", scale, ret)
+			}
+		}
+	}
+	c := testConfig(t)
+	c.RewardScale = 0
+	if err := c.Validate(); err == nil {
+		t.Error("reward_scale 0 accepted")
+	}
+}
+
+// TestLogitScale checks logit_scale_end's schedule (1 at an attempt's
+// start, rising linearly to the option at its end) and that the rollout
+// samples from the scaled logits: the stored log-probabilities are those
+// of softmax(scale·logits).
+func TestLogitScale(t *testing.T) {
+	c := testConfig(t)
+	c.LogitScaleEnd = 5
+	tr, err := New(c, testNets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := tr.sched.Total
+	for _, tc := range []struct {
+		rel  int
+		want float64
+	}{{0, 1}, {total / 2, 3}, {total, 5}, {2 * total, 5}} {
+		if got := tr.logitScaleAt(tc.rel); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("logitScaleAt(%d of %d) = %v, want %v", tc.rel, total, got, tc.want)
+		}
+	}
+	// Leaves of their own, so that the logits differ between actions.
+	r := rng.New(7)
+	for _, ts := range tr.actor.Tensors() {
+		if ts.Name == "leaf_array" {
+			for k := range ts.Value {
+				ts.Value[k] = float32(r.NormFloat64())
+			}
+		}
+	}
+	tr.actor.Changed()
+	tr.logitScale = 3
+	if err := tr.rollout(2, rng.New(1)); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float32, tr.A)
+	for i := 0; i < 2*tr.E; i++ {
+		if err := tr.actor.Predict(tr.obs[i*tr.F:(i+1)*tr.F], 1, out); err != nil {
+			t.Fatal(err)
+		}
+		scaleLogits(out, 3)
+		want := tr.dist.LogProb(out, nil, tr.act[i*tr.AD:(i+1)*tr.AD])
+		if math.Abs(float64(tr.logp[i])-want) > 1e-5 {
+			t.Errorf("row %d: stored log-probability %v, want %v under the scaled logits", i, tr.logp[i], want)
 		}
 	}
 }

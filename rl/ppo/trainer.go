@@ -84,7 +84,8 @@ type Trainer struct {
 	dist   policy.Dist
 
 	iter, global int
-	lastN        int // rows of the last rollout
+	lastN        int     // rows of the last rollout
+	logitScale   float64 // the current iteration's logit scale (logitScaleAt)
 	trainSec     float64
 	rolloutSec   float64
 	evalSec      float64
@@ -387,6 +388,7 @@ func (t *Trainer) Iterate() (Progress, error) {
 	// those of the current attempt: a restarted training starts afresh
 	// (for attempt 0 these are the run's steps and iterations).
 	rel, relIter := before-t.at.step, t.iter-t.at.iter
+	t.logitScale = t.logitScaleAt(rel)
 	T := t.sched.RolloutSteps(rel)
 	K := t.sched.Accumulation(rel)
 	if err := t.rollout(T, rng.New(streamSeed(t.at.seed, relIter, 1))); err != nil {
@@ -472,6 +474,9 @@ func (t *Trainer) rollout(T int, r *rng.MT19937) error {
 		if err := t.actor.Predict(cur, E, t.out); err != nil {
 			return err
 		}
+		if ls := (lossSpec{Scale: t.logitScale}); ls.scaled(t.dist) {
+			scaleLogits(t.out[:E*A], ls.Scale)
+		}
 		for e := 0; e < E; e++ {
 			o := t.out[e*A : (e+1)*A]
 			a := t.sendAct[e*AD : (e+1)*AD]
@@ -493,6 +498,9 @@ func (t *Trainer) rollout(T int, r *rng.MT19937) error {
 		for e := 0; e < E; e++ {
 			i := base + e
 			t.rew[i] = rew[e]
+			if cfg.RewardScale != 1 {
+				t.rew[i] *= float32(cfg.RewardScale)
+			}
 			t.boot[i] = 0
 			t.ended[i] = false
 			switch {
@@ -722,7 +730,20 @@ func (t *Trainer) actorGrad(B int) error {
 }
 
 func (t *Trainer) lossSpec() lossSpec {
-	return lossSpec{Clip: t.cfg.ClipCoef, Ent: t.entCoef(), A2C: t.cfg.Algorithm == AlgoA2C}
+	return lossSpec{Clip: t.cfg.ClipCoef, Ent: t.entCoef(), A2C: t.cfg.Algorithm == AlgoA2C, Scale: t.logitScale}
+}
+
+// logitScaleAt returns the logit scale of an iteration that starts rel
+// steps into the training attempt (Config.LogitScaleEnd): 1 rising
+// linearly to LogitScaleEnd over the attempt's budget. The rollout and the
+// update of one iteration use the same scale.
+func (t *Trainer) logitScaleAt(rel int) float64 {
+	c := t.cfg
+	if c.LogitScaleEnd == 1 || c.LogitScaleEnd == 0 || t.sched.Total <= 0 {
+		return 1
+	}
+	p := min(1, max(0, float64(rel)/float64(t.sched.Total)))
+	return 1 + (c.LogitScaleEnd-1)*p
 }
 
 // entCoef returns the entropy coefficient of the current update:
