@@ -100,13 +100,19 @@ func (t *Trainer) prepareBest(a policy.Actor) {
 
 // trackBest makes the current actor the best-validation policy when the
 // validation return val (EvalRecord.Selection) of the evaluation being
-// recorded is at least that of every earlier evaluation in the history, of
-// every attempt (ties go to the later evaluation) (so a run
+// recorded is at least that of every earlier evaluation in the history and
+// every earlier look (Config.ValEvery), of every attempt (ties go to the
+// later one) (so a run
 // resumed from a checkpoint without a best never names a policy worse than
 // an earlier evaluation). It touches no random stream or training state.
 func (t *Trainer) trackBest(val float64) error {
 	for _, r := range t.history {
 		if !(val >= r.Selection) {
+			return nil
+		}
+	}
+	for _, l := range t.looks {
+		if !(val >= l.Selection) {
 			return nil
 		}
 	}

@@ -342,3 +342,84 @@ func TestDelivered(t *testing.T) {
 		t.Errorf("after training: Delivered gives best=%v (has best %v), want the best-validation actor", best, ok)
 	}
 }
+
+// TestValEvery trains the same run with and without validations between
+// evaluations (val_every): the training is the same bit for bit (the
+// final actor and every evaluation), the looks land between evaluations,
+// and the delivered policy is the last maximum over evaluations and looks
+// together, its record replaying as checkBest replays one.
+func TestValEvery(t *testing.T) {
+	run := func(valEvery int) *Trainer {
+		cfg := smallCartPole(t, 12000, 4000)
+		cfg.ValEvery = valEvery
+		tr, err := New(cfg, testNets{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.Run(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		return tr
+	}
+	base, looked := run(0), run(500)
+	if len(base.Looks()) != 0 {
+		t.Fatalf("val_every 0 looked %d times", len(base.Looks()))
+	}
+	if !sameTensors(base.Actor(), looked.Actor()) {
+		t.Fatal("val_every changed the training: final actors differ")
+	}
+	if !slices.EqualFunc(base.History(), looked.History(), func(a, b EvalRecord) bool {
+		return a.Step == b.Step && a.Selection == b.Selection && a.Validation == b.Validation && slices.Equal(a.Test, b.Test)
+	}) {
+		t.Fatal("val_every changed the evaluations")
+	}
+	looks := looked.Looks()
+	if len(looks) < 5 {
+		t.Fatalf("%d looks over 12000 steps every 500 (evaluations every 4000)", len(looks))
+	}
+	evalAt := map[int]bool{}
+	for _, r := range looked.History() {
+		evalAt[r.Step] = true
+	}
+	type cand struct {
+		step int
+		sel  float64
+	}
+	var all []cand
+	for _, r := range looked.History() {
+		all = append(all, cand{r.Step, r.Selection})
+	}
+	for _, l := range looks {
+		if evalAt[l.Step] {
+			t.Errorf("a look at step %d, where an evaluation validated", l.Step)
+		}
+		all = append(all, cand{l.Step, l.Selection})
+	}
+	slices.SortFunc(all, func(a, b cand) int { return a.step - b.step })
+	want := all[0]
+	for _, c := range all {
+		if c.sel >= want.sel {
+			want = c
+		}
+	}
+	a, b, ok := looked.BestActor()
+	if !ok || b.Step != want.step || b.Validation != want.sel {
+		t.Fatalf("delivered step %d validation %v, want the last maximum: step %d validation %v", b.Step, b.Validation, want.step, want.sel)
+	}
+	cfg := looked.Config()
+	val, err := Returns(looked.Maker(), cfg.ValidationSeed(), cfg.ValidationEpisodes(), a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if metrics.Mean(val) != b.Validation {
+		t.Errorf("delivered actor replays validation %v, recorded %v", metrics.Mean(val), b.Validation)
+	}
+	test, err := Returns(looked.Maker(), cfg.TestSeed, cfg.EvalEpisodes, a, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(test, b.Test) {
+		t.Errorf("delivered test returns %v, replayed %v", b.Test, test)
+	}
+	t.Logf("%d evaluations, %d looks; delivered step %d (a look: %v), validation %v", len(looked.History()), len(looks), b.Step, !evalAt[b.Step], b.Validation)
+}

@@ -30,6 +30,7 @@ type checkpoint struct {
 	EvalLast     int
 	TrainSec     float64
 	History      []EvalRecord
+	Looks        []Look // validations between evaluations (Config.ValEvery); none in older files
 	Recent       []float64
 	RecentN      int
 	Episodes     int
@@ -103,7 +104,7 @@ func (t *Trainer) Save(path string) error {
 	}
 	ck := checkpoint{
 		Version: checkpointVersion, Config: t.cfg, Iter: t.iter, Global: t.global,
-		EvalLast: t.evalr.Last, TrainSec: t.trainSec, History: t.history,
+		EvalLast: t.evalr.Last, TrainSec: t.trainSec, History: t.history, Looks: t.looks,
 		Recent: t.recent, RecentN: t.recentN, Episodes: t.episodes,
 		Actor: tensorMap(t.actor.Tensors()), Critic: tensorMap(t.critic.Tensors()),
 		ActorOpt: t.aOpt.State(), CriticOpt: t.cOpt.State(), Plateau: t.plat.State(),
@@ -231,7 +232,7 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	t.iter, t.global, t.evalr.Last, t.trainSec = ck.Iter, ck.Global, ck.EvalLast, ck.TrainSec
-	t.history, t.recentN, t.episodes = ck.History, ck.RecentN, ck.Episodes
+	t.history, t.looks, t.recentN, t.episodes = ck.History, ck.Looks, ck.RecentN, ck.Episodes
 	t.restarts, t.diverged = restartLog(ck), ck.Diverged
 	if len(ck.Recent) == len(t.recent) {
 		copy(t.recent, ck.Recent)
@@ -317,6 +318,14 @@ func readCheckpoint(r io.Reader) (ck *checkpoint, err error) {
 		}
 		if h.SelectionSD < 0 {
 			return nil, fmt.Errorf("History[%d]: SelectionSD = %v: expected a standard deviation ≥ 0", i, h.SelectionSD)
+		}
+	}
+	for i, l := range ck.Looks {
+		if l.Step < 0 || l.Attempt < 0 {
+			return nil, fmt.Errorf("Looks[%d]: step %d, attempt %d: expected counts ≥ 0", i, l.Step, l.Attempt)
+		}
+		if err := finite(fmt.Sprintf("Looks[%d]", i), []float64{l.Selection}); err != nil {
+			return nil, err
 		}
 	}
 	if err := checkRestarts(ck); err != nil {

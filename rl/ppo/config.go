@@ -138,6 +138,14 @@ type Config struct {
 	// own but keeps these validation episodes, so its evaluations compare
 	// with the earlier attempts'.
 	ValSeed int
+	// ValEvery, when positive, validates the current policy also every
+	// ValEvery environment steps between the evaluations (after an
+	// iteration that crosses a multiple of it and has no evaluation): a
+	// look plays the ValidationEpisodes and can only make the policy the
+	// delivered one (trackBest); it does not step the plateau, feed the
+	// restart rule or enter the history, so the training is the same with
+	// or without it. 0 (the default): only the thesis's evaluations.
+	ValEvery int
 	// ValEpisodes is the number of validation episodes (seeds
 	// ValidationSeed()+0…) behind the delivered-policy choice and the
 	// restart rule, at least EvalEpisodes: the plateau scheduler and the
@@ -843,6 +851,8 @@ var Options = option.ZeroValued("ppo",
 	option.IntOpt("critic_layers", "2", 1, option.Unbounded, "critic hidden layers", func(c *Config) any { return &c.CriticLayers }),
 	option.IntOpt("neurons_per_layer", "", 0, option.Unbounded, "MLP actor width", func(c *Config) any { return &c.MLPWidth }).Note(preset),
 	option.IntOpt("num_layers", "", 0, option.Unbounded, "MLP actor hidden layers", func(c *Config) any { return &c.MLPLayers }).Note(preset),
+	option.IntOpt("val_every", "0", 0, option.Unbounded, "also validate every this many steps between evaluations, for the delivered-policy choice only (no plateau step, no restart check, no test; the training is unchanged); 0: never",
+		func(c *Config) any { return &c.ValEvery }),
 	option.IntOpt("eval_freq", "50000", 1, option.Unbounded, "environment steps between evaluations", func(c *Config) any { return &c.EvalFreq }),
 	option.IntOpt("n_eval_episodes", "5", 0, option.Unbounded, "episodes per evaluation", func(c *Config) any { return &c.EvalEpisodes }),
 	option.IntOpt("test_seed", "123456", 0, option.Unbounded, "first test-episode seed", func(c *Config) any { return &c.TestSeed }),

@@ -146,17 +146,9 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	cfg := t.cfg
 	rec := EvalRecord{Iteration: t.iter, Step: t.global, LRScale: t.plat.Scale(), Attempt: t.at.n}
 	if cfg.EvalEpisodes > 0 {
-		n := cfg.ValidationEpisodes()
-		play := n
-		if t.spec.OneEpisode {
-			play = 1
-		}
-		val, err := Returns(t.maker, cfg.ValidationSeed(), play, t.actor, nil)
+		val, err := t.validate()
 		if err != nil {
 			return rec, err
-		}
-		for len(val) < n {
-			val = append(val, val[0])
 		}
 		rec.Validation, rec.Selection = metrics.Mean(val[:cfg.EvalEpisodes]), metrics.Mean(val)
 		if !t.spec.OneEpisode {
@@ -186,4 +178,55 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	}
 	t.history = append(t.history, rec)
 	return rec, nil
+}
+
+// Look is a validation between evaluations (Config.ValEvery): the policy
+// at Step validated at Selection over the validation episodes.
+type Look struct {
+	Step      int
+	Selection float64
+	Attempt   int
+}
+
+// Looks returns the run's validations between evaluations, oldest first.
+func (t *Trainer) Looks() []Look { return append([]Look(nil), t.looks...) }
+
+// validate plays the validation episodes with the current actor and returns
+// their returns (as many as ValidationEpisodes; a task with one fixed
+// layout plays one and repeats it).
+func (t *Trainer) validate() ([]float64, error) {
+	cfg := t.cfg
+	n := cfg.ValidationEpisodes()
+	play := n
+	if t.spec.OneEpisode {
+		play = 1
+	}
+	val, err := Returns(t.maker, cfg.ValidationSeed(), play, t.actor, nil)
+	if err != nil {
+		return nil, err
+	}
+	for len(val) < n {
+		val = append(val, val[0])
+	}
+	return val, nil
+}
+
+// look validates the current policy between evaluations (Config.ValEvery)
+// for the delivered-policy choice only.
+func (t *Trainer) look() error {
+	if t.cfg.EvalEpisodes <= 0 {
+		return nil
+	}
+	start := time.Now()
+	defer func() { t.evalSec += time.Since(start).Seconds() }()
+	val, err := t.validate()
+	if err != nil {
+		return err
+	}
+	sel := metrics.Mean(val)
+	if err := t.trackBest(sel); err != nil {
+		return err
+	}
+	t.looks = append(t.looks, Look{Step: t.global, Selection: sel, Attempt: t.at.n})
+	return nil
 }

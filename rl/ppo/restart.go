@@ -154,7 +154,7 @@ func (t *Trainer) become(a attempt) error {
 	*t = *n
 	t.cfg = run.cfg
 	t.iter, t.global, t.trainSec, t.rolloutSec, t.evalSec = run.iter, run.global, run.trainSec, run.rolloutSec, run.evalSec
-	t.history, t.best, t.restarts = run.history, run.best, run.restarts
+	t.history, t.looks, t.best, t.restarts = run.history, run.looks, run.best, run.restarts
 	t.recent, t.recentN, t.episodes = run.recent, run.recentN, run.episodes
 	a.seed = c.Seed
 	t.at = a

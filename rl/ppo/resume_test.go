@@ -26,16 +26,21 @@ func TestResumeIdentical(t *testing.T) {
 		nSteps, stopAt  int
 		iters, evalFreq int
 		restart         bool // a restart (attempt 1) before the save
+		valEvery        int  // val_every: looks between the evaluations
 	}{
-		{"CartPole-v1", 32, 2, 5, 256, false},
-		{"LunarLander-v2", 64, 2, 4, 512, false},
-		{"MiniGrid-DoorKey-5x5-v0", 32, 3, 5, 256, false},
-		{"Acrobot-v1", 64, 2, 4, 512, false},
-		{"CartPole-v1", 32, 4, 7, 256, true},
+		{"CartPole-v1", 32, 2, 5, 256, false, 0},
+		{"LunarLander-v2", 64, 2, 4, 512, false, 0},
+		{"MiniGrid-DoorKey-5x5-v0", 32, 3, 5, 256, false, 0},
+		{"Acrobot-v1", 64, 2, 4, 512, false, 0},
+		{"CartPole-v1", 32, 4, 7, 256, true, 0},
+		{"CartPole-v1", 32, 4, 9, 1000, false, 200},
 	} {
 		name := c.env
 		if c.restart {
 			name += " restarted"
+		}
+		if c.valEvery > 0 {
+			name += " with looks"
 		}
 		t.Run(name, func(t *testing.T) {
 			cfg, err := Preset(c.env, MethodSYMPOL)
@@ -46,6 +51,7 @@ func TestResumeIdentical(t *testing.T) {
 			cfg.DynamicBuffer, cfg.Restarts = false, 0
 			cfg.TotalSteps = c.iters * c.nSteps * cfg.NEnvs
 			cfg.EvalFreq, cfg.EvalEpisodes, cfg.ValEpisodes = c.evalFreq, 1, 2
+			cfg.ValEvery = c.valEvery
 			if c.restart { // restart at the first evaluation, whatever it shows
 				cfg.Restarts, cfg.RestartAfter, cfg.RestartMargin = 1, 0.05, 2
 			}
@@ -103,6 +109,9 @@ func TestResumeIdentical(t *testing.T) {
 			if len(whole.History()) == 0 {
 				t.Fatal("no evaluation in the run")
 			}
+			if c.valEvery > 0 && (len(first.Looks()) == 0 || len(whole.Looks()) <= len(first.Looks())) {
+				t.Fatalf("looks: %d before the save, %d in the whole run; the test needs some on both sides", len(first.Looks()), len(whole.Looks()))
+			}
 			if d := trainerDiff(whole, resumed); d != "" {
 				t.Fatalf("resumed at iteration %d (%d of %d episodes in progress) differs from the uninterrupted run: %s",
 					c.stopAt, inProgress, cfg.NEnvs, d)
@@ -119,6 +128,9 @@ func trainerDiff(a, b *Trainer) string {
 	}
 	if !reflect.DeepEqual(a.History(), b.History()) {
 		return "evaluation history"
+	}
+	if !reflect.DeepEqual(a.Looks(), b.Looks()) {
+		return "validations between evaluations (looks)"
 	}
 	if !reflect.DeepEqual(a.Restarts(), b.Restarts()) || !reflect.DeepEqual(a.diverged, b.diverged) {
 		return "restarts or divergence"

@@ -91,6 +91,7 @@ type Trainer struct {
 	evalSec      float64
 	at           attempt // the current training attempt (restarts)
 	history      []EvalRecord
+	looks        []Look      // validations between evaluations (Config.ValEvery)
 	restarts     []Restart   // the run's restarts, oldest first (len = at.n)
 	diverged     *Divergence // the divergence that ended the run; nil while it has not
 	best         *bestState  // best-validation policy (see Best); nil while there is none
@@ -422,6 +423,10 @@ func (t *Trainer) Iterate() (Progress, error) {
 				return p, err
 			}
 			p.Restarted = true
+		}
+	} else if v := cfg.ValEvery; v > 0 && t.global/v > before/v {
+		if err := t.look(); err != nil {
+			return p, err
 		}
 	}
 	p.Attempt = t.at.n
