@@ -23,6 +23,8 @@ Rules:
   lcb:K    the first evaluation with the highest lower bound selection −
            K standard errors: of two policies that validate alike, the
            steadier one
+  from:F   "best" among the evaluations at or after F·1 M steps only (the
+           last evaluation if none): fewer, longer-trained candidates
   oracle   the evaluation whose policy tests best (not a rule: it looks at
            the test; how much a perfect selection could add)
 
@@ -48,7 +50,7 @@ def load(files):
             k = (r["env"], int(r["seed"]))
             if k in runs:
                 continue
-            runs[k] = c = [(float(p[4]), float(p[5]), float(p[6])) for p in pts]
+            runs[k] = c = [(float(p[4]), float(p[5]), float(p[6]), int(p[0])) for p in pts]
             # The policy the training delivered must be one of the two
             # replayed rules gdt has used ("first" before session 15).
             got = {c[pick(c, rule, 1)][1] for rule in ("best", "first")}
@@ -63,16 +65,26 @@ def pick(curve, rule, n):
         return len(curve) - 1
     if rule == "oracle":
         return max(range(len(curve)), key=lambda i: curve[i][1])
+    if rule.startswith("from:"):
+        lo = float(rule[5:]) * 1_000_000
+        late = [i for i, p in enumerate(curve) if p[3] >= lo]
+        if not late:
+            return len(curve) - 1
+        b = late[0]
+        for i in late:
+            if curve[i][0] >= curve[b][0]:
+                b = i
+        return b
     if rule in ("best", "first"):
         b = 0
-        for i, (s, _, _) in enumerate(curve):
+        for i, (s, _, _, _) in enumerate(curve):
             if s > curve[b][0] or (rule == "best" and s == curve[b][0]):
                 b = i
         return b
     if rule.startswith("se:"):
         k = float(rule[3:])
         top, chosen = 0, 0
-        for i, (s, _, _) in enumerate(curve):
+        for i, (s, _, _, _) in enumerate(curve):
             if s > curve[top][0]:
                 top = chosen = i
             elif i > 0 and s >= curve[top][0] - k * curve[top][2] / math.sqrt(n):
@@ -80,7 +92,7 @@ def pick(curve, rule, n):
         return chosen
     if rule.startswith("lcb:"):
         k = float(rule[4:])
-        lcb = [sel - k * sd / math.sqrt(n) for sel, _, sd in curve]
+        lcb = [sel - k * sd / math.sqrt(n) for sel, _, sd, _ in curve]
         return lcb.index(max(lcb))
     raise SystemExit(f"unknown rule {rule!r}")
 
