@@ -90,6 +90,9 @@ type rlSummary struct {
 	// Diverged, when the training diverged with no restart left, says
 	// where: the run ended there and delivers its best-validation policy.
 	Diverged *rlDivergence `json:"diverged,omitempty"`
+	// Polish, with the polish option, says how the delivered policy's leaf
+	// actions were polished on the validation episodes before its test.
+	Polish *ppo.Polish `json:"polish,omitempty"`
 }
 
 // rlDivergence is ppo.Divergence in result.json.
@@ -276,6 +279,9 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "pruned tree: %d nodes\n", sum.TreeNodes)
 	}
 	fmt.Fprintf(stdout, "validation return: %.2f\n", sum.Validation)
+	if p := sum.Polish; p != nil {
+		fmt.Fprintf(stdout, "polished: %d leaf actions changed on the validation episodes (validation %.4g → %.4g)\n", p.Changed, p.Before, p.After)
+	}
 	fmt.Fprintf(stdout, "test return: %.2f\n", sum.TestMean)
 	if d := sum.Diverged; d != nil {
 		fmt.Fprintf(stdout, "final policy: none, the training diverged at step %d of %d (%s)\n", d.Step, cfg.TotalSteps, d.Cause)
@@ -345,7 +351,7 @@ func summarise(tr *ppo.Trainer) (rlSummary, error) {
 	if d, ok := tr.Diverged(); ok {
 		a, b, _ := tr.BestActor() // a diverged run has one (ppo.Trainer.Diverged)
 		sum.Diverged = &rlDivergence{Step: d.Step, Iteration: d.Iteration, Attempt: d.Attempt, Cause: d.Cause}
-		sum.Policy = policyBest
+		sum.Policy, sum.Polish = policyBest, b.Polish
 		sum.rlPolicySummary = rlPolicySummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: metrics.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
 		return sum, nil
 	}
@@ -370,7 +376,7 @@ func summarise(tr *ppo.Trainer) (rlSummary, error) {
 				return sum, err
 			}
 		}
-		sum.Policy = policyBest
+		sum.Policy, sum.Polish = policyBest, b.Polish
 		sum.rlPolicySummary = rlPolicySummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: metrics.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
 	}
 	return sum, nil

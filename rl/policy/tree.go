@@ -131,3 +131,19 @@ func (t *TreeActor) Predict(x []float32, B int, out []float32) error {
 	}
 	return t.k.Predict(t.pws, x[:B*t.In()], B, out[:B*t.dist.A])
 }
+
+// Route writes the leaf every row of x reaches (0…2^depth−1, left to right)
+// into leaves (len B): the leaf whose values Predict returns for it.
+func (t *TreeActor) Route(x []float32, B int, leaves []int32) error {
+	if len(x) < B*t.In() || len(leaves) != B {
+		return fmt.Errorf("tree actor: Route: %d values for %d rows of %d features, %d leaves", len(x), B, t.In(), len(leaves))
+	}
+	return t.k.Route(t.pws, x[:B*t.In()], B, leaves)
+}
+
+// LeafValues returns the values (logits or means) of leaf l, a slice of the
+// leaf_array tensor: call Changed after writing it.
+func (t *TreeActor) LeafValues(l int) []float32 {
+	a := t.dist.A
+	return t.k.Params().Leaves[l*a : (l+1)*a]
+}

@@ -20,6 +20,10 @@ type BestPolicy struct {
 	// TestSeed+0…, the final policy's episodes), played at the final
 	// evaluation; nil before it.
 	Test []float64
+	// Polish, with Config.Polish, records how the policy's leaf actions
+	// were polished on the validation episodes before its test (nil
+	// otherwise). Validation stays the figure it was chosen on.
+	Polish *Polish
 }
 
 // bestState is a trainer's best-validation policy: its record and a

@@ -66,6 +66,7 @@ type checkpointBest struct {
 	Validation      float64
 	Test            []float64
 	Actor           map[string][]float32
+	Polish          *Polish // Config.Polish's record; nil in older files
 }
 
 func tensorMap(ts []policy.Tensor) map[string][]float32 {
@@ -113,7 +114,7 @@ func (t *Trainer) Save(path string) error {
 	}
 	if b := t.best; b != nil {
 		ck.Best = &checkpointBest{Iteration: b.info.Iteration, Step: b.info.Step, Validation: b.info.Validation,
-			Test: b.info.Test, Actor: tensorMap(b.actor.Tensors())}
+			Test: b.info.Test, Actor: tensorMap(b.actor.Tensors()), Polish: b.info.Polish}
 	}
 	return safefile.Write(path, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&ck) })
 }
@@ -220,7 +221,7 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		t.prepareBest(a)
-		t.best = &bestState{info: BestPolicy{Iteration: b.Iteration, Step: b.Step, Validation: b.Validation, Test: b.Test}, actor: a}
+		t.best = &bestState{info: BestPolicy{Iteration: b.Iteration, Step: b.Step, Validation: b.Validation, Test: b.Test, Polish: b.Polish}, actor: a}
 	}
 	if ck.Envs != nil && len(ck.Envs.Envs) > 0 && cfg.Env == ck.Config.Env && cfg.NEnvs == ck.Config.NEnvs && cfg.ScaleObs == ck.Config.ScaleObs {
 		if err := t.vec.Restore(*ck.Envs); err != nil {
@@ -353,6 +354,14 @@ func readCheckpoint(r io.Reader) (ck *checkpoint, err error) {
 		}
 		if err := finite("best policy validation and test returns", append([]float64{b.Validation}, b.Test...)); err != nil {
 			return nil, err
+		}
+		if p := b.Polish; p != nil {
+			if p.Changed < 0 || p.Passes < 0 || p.Scored < 0 {
+				return nil, fmt.Errorf("best policy: polish counts %d, %d, %d: expected counts ≥ 0", p.Changed, p.Passes, p.Scored)
+			}
+			if err := finite("best policy polish validation returns", []float64{p.Before, p.After}); err != nil {
+				return nil, err
+			}
 		}
 		if err := finiteTensors("best-policy actor", b.Actor); err != nil {
 			return nil, err

@@ -138,6 +138,11 @@ type Config struct {
 	// own but keeps these validation episodes, so its evaluations compare
 	// with the earlier attempts'.
 	ValSeed int
+	// Polish, for a discrete tree actor, improves the delivered policy's
+	// leaf actions on the validation episodes before its test (polish):
+	// a reached leaf's greedy action changes where that raises the mean
+	// validation return. Off by default (the thesis's tree as trained).
+	Polish bool
 	// ValEvery, when positive, validates the current policy also every
 	// ValEvery environment steps between the evaluations (after an
 	// iteration that crosses a multiple of it and has no evaluation): a
@@ -851,6 +856,8 @@ var Options = option.ZeroValued("ppo",
 	option.IntOpt("critic_layers", "2", 1, option.Unbounded, "critic hidden layers", func(c *Config) any { return &c.CriticLayers }),
 	option.IntOpt("neurons_per_layer", "", 0, option.Unbounded, "MLP actor width", func(c *Config) any { return &c.MLPWidth }).Note(preset),
 	option.IntOpt("num_layers", "", 0, option.Unbounded, "MLP actor hidden layers", func(c *Config) any { return &c.MLPLayers }).Note(preset),
+	option.BoolOpt("polish", "false", "before the delivered policy's test, change the greedy action of a reached leaf where that raises its mean validation return (discrete tree actors; coordinate ascent over the leaves the validation episodes reach; the test episodes are never played for it)",
+		func(c *Config) any { return &c.Polish }),
 	option.IntOpt("val_every", "0", 0, option.Unbounded, "also validate every this many steps between evaluations, for the delivered-policy choice only (no plateau step, no restart check, no test; the training is unchanged); 0: never",
 		func(c *Config) any { return &c.ValEvery }),
 	option.IntOpt("eval_freq", "50000", 1, option.Unbounded, "environment steps between evaluations", func(c *Config) any { return &c.EvalFreq }),

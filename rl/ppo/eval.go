@@ -170,6 +170,13 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 				return rec, err
 			}
 			if t.best != nil {
+				if cfg.Polish && t.best.info.Polish == nil {
+					p, err := t.polish(t.best.actor)
+					if err != nil {
+						return rec, err
+					}
+					t.best.info.Polish = &p
+				}
 				if t.best.info.Test, err = Returns(t.maker, cfg.TestSeed, cfg.EvalEpisodes, t.best.actor, nil); err != nil {
 					return rec, err
 				}
