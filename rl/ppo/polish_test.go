@@ -1,0 +1,117 @@
+package ppo
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gdt-ml/gdt/metrics"
+	"github.com/gdt-ml/gdt/rl/env"
+	"github.com/gdt-ml/gdt/rl/policy"
+)
+
+// seedLog records the seeds an environment is reset with.
+type seedLog struct {
+	env.Env
+	seeds *[]uint64
+}
+
+func (s seedLog) Seed(seed uint64) { *s.seeds = append(*s.seeds, seed); s.Env.Seed(seed) }
+
+// TestPolish trains a small CartPole tree, breaks its delivered policy by
+// flipping the greedy action of a leaf the validation episodes reach, and
+// checks that polishing raises the validation return again, that its
+// record replays (the polished actor's validation is After), and that it
+// plays only validation episodes, never a test episode. An untouched
+// policy that polishing cannot improve keeps its parameters.
+func TestPolish(t *testing.T) {
+	tr, err := New(smallCartPole(t, 6000, 500), testNets{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Run(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	best, _, ok := tr.BestActor()
+	if !ok {
+		t.Fatal("no best-validation policy")
+	}
+	a, err := tr.copyActor(best)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ta := a.(*policy.TreeActor)
+	cfg := tr.Config()
+	n := cfg.ValidationEpisodes()
+	validation := func() float64 {
+		val, err := Returns(tr.Maker(), cfg.ValidationSeed(), n, ta, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return metrics.Mean(val)
+	}
+	var obs []float32
+	if _, err := Returns(tr.Maker(), cfg.ValidationSeed(), 1, ta, func(o []float32) { obs = append(obs, o...) }); err != nil {
+		t.Fatal(err)
+	}
+	leaf := make([]int32, 1)
+	if err := ta.Route(obs[:ta.In()], 1, leaf); err != nil {
+		t.Fatal(err)
+	}
+	trained := validation()
+	v := ta.LeafValues(int(leaf[0]))
+	v[0], v[1] = v[1], v[0]
+	ta.Changed()
+	broken := validation()
+	if !(broken < trained) {
+		t.Fatalf("flipping the first state's leaf left validation at %v (trained %v): pick another leaf", broken, trained)
+	}
+
+	var seeds []uint64
+	inner := tr.maker
+	tr.maker = func() env.Env { return seedLog{inner(), &seeds} }
+	p, err := tr.polish(ta)
+	tr.maker = inner
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Before != broken || !(p.After > p.Before) || p.Changed < 1 {
+		t.Fatalf("polish %+v on a policy validating %v (%v before the flip): want a gain", p, broken, trained)
+	}
+	if got := validation(); got != p.After {
+		t.Errorf("the polished actor validates %v, polish recorded %v", got, p.After)
+	}
+	lo, hi := uint64(cfg.ValidationSeed()), uint64(cfg.ValidationSeed()+n)
+	for _, s := range seeds {
+		if s < lo || s >= hi {
+			t.Fatalf("polish reset an environment with seed %d, outside the validation seeds %d…%d", s, lo, hi-1)
+		}
+	}
+	if len(seeds) != n*p.Scored {
+		t.Errorf("%d episodes for %d scored policies of %d episodes", len(seeds), p.Scored, n)
+	}
+	t.Logf("trained %v, broken %v, polished %+v", trained, broken, p)
+
+	// Polishing its own result again changes nothing.
+	leaves := func() []float32 {
+		for _, x := range ta.Tensors() {
+			if x.Name == policy.GroupLeaves {
+				return x.Value
+			}
+		}
+		t.Fatal("no leaf_array tensor")
+		return nil
+	}
+	before := append([]float32(nil), leaves()...)
+	q, err := tr.polish(ta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Changed != 0 || q.After != p.After {
+		t.Errorf("a second polish %+v after %+v", q, p)
+	}
+	for i, x := range leaves() {
+		if x != before[i] {
+			t.Fatalf("a second polish without a change moved leaf value %d", i)
+		}
+	}
+}
