@@ -140,8 +140,9 @@ type Config struct {
 	ValSeed int
 	// Polish, for a discrete tree actor, improves the delivered policy's
 	// leaf actions on the validation episodes before its test (polish):
-	// a reached leaf's greedy action changes where that raises the mean
-	// validation return. Off by default (the thesis's tree as trained).
+	// a reached leaf's greedy action changes where that raises the return
+	// of a validation episode and lowers none. Off by default (the
+	// thesis's tree as trained).
 	Polish bool
 	// ValEvery, when positive, validates the current policy also every
 	// ValEvery environment steps between the evaluations (after an
@@ -856,7 +857,7 @@ var Options = option.ZeroValued("ppo",
 	option.IntOpt("critic_layers", "2", 1, option.Unbounded, "critic hidden layers", func(c *Config) any { return &c.CriticLayers }),
 	option.IntOpt("neurons_per_layer", "", 0, option.Unbounded, "MLP actor width", func(c *Config) any { return &c.MLPWidth }).Note(preset),
 	option.IntOpt("num_layers", "", 0, option.Unbounded, "MLP actor hidden layers", func(c *Config) any { return &c.MLPLayers }).Note(preset),
-	option.BoolOpt("polish", "false", "before the delivered policy's test, change the greedy action of a reached leaf where that raises its mean validation return (discrete tree actors; coordinate ascent over the leaves the validation episodes reach; the test episodes are never played for it)",
+	option.BoolOpt("polish", "false", "before the delivered policy's test, change the greedy action of a leaf the validation episodes reach where that raises the return of a validation episode and lowers none (discrete tree actors; passes over the reached leaves until none changes; the test episodes are never played for it)",
 		func(c *Config) any { return &c.Polish }),
 	option.IntOpt("val_every", "0", 0, option.Unbounded, "also validate every this many steps between evaluations, for the delivered-policy choice only (no plateau step, no restart check, no test; the training is unchanged); 0: never",
 		func(c *Config) any { return &c.ValEvery }),

@@ -25,8 +25,11 @@ const polishPasses = 4
 // polish improves the greedy actions of a discrete tree actor's leaves on
 // the validation episodes, in place: for every leaf the episodes reach
 // (in leaf order), each other action is tried as the leaf's greedy one
-// (its logit swapped with the current greedy one's) and kept when the mean
-// validation return rises; passes repeat until one changes nothing
+// (its logit swapped with the current greedy one's) and kept when it
+// raises the return of a validation episode and lowers none (a change
+// that trades one episode for another is refused: the validation
+// episodes are a sample of the task, and a trade can lose on starts they
+// lack); passes repeat until one changes nothing
 // (at most polishPasses). It plays only validation episodes, never the
 // test's. An actor that is not a discrete tree is left as it is.
 func (t *Trainer) polish(a policy.Actor) (Polish, error) {
@@ -40,24 +43,20 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 		n = 1
 	}
 	var obs []float32
-	score := func(visit bool) (float64, error) {
+	score := func(visit bool) ([]float64, error) {
 		var f func([]float32)
 		if visit {
 			obs = obs[:0]
 			f = func(o []float32) { obs = append(obs, o...) }
 		}
-		val, err := Returns(t.maker, cfg.ValidationSeed(), n, ta, f)
-		if err != nil {
-			return 0, err
-		}
-		return metrics.Mean(val), nil
+		return Returns(t.maker, cfg.ValidationSeed(), n, ta, f)
 	}
 	var p Polish
 	best, err := score(true)
 	if err != nil {
 		return p, err
 	}
-	p.Before, p.Scored = best, 1
+	p.Before, p.Scored = metrics.Mean(best), 1
 	A := ta.Dist().A
 	for p.Passes < polishPasses {
 		p.Passes++
@@ -87,7 +86,7 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 					return p, err
 				}
 				p.Scored++
-				if s > best {
+				if dominates(s, best) {
 					best, changed = s, true
 					p.Changed++
 					continue
@@ -104,6 +103,19 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 		}
 		p.Scored++
 	}
-	p.After = best
+	p.After = metrics.Mean(best)
 	return p, nil
+}
+
+// dominates reports whether the episode returns a are at least b's in
+// every episode and higher in one.
+func dominates(a, b []float64) bool {
+	higher := false
+	for i := range a {
+		if a[i] < b[i] {
+			return false
+		}
+		higher = higher || a[i] > b[i]
+	}
+	return higher
 }
