@@ -19,19 +19,24 @@ type Polish struct {
 	Scored  int     `json:"scored"` // policies played on the validation episodes
 }
 
-// polishPasses bounds the passes over the visited leaves.
-const polishPasses = 4
+// polishPasses bounds the passes over the reached leaves, and
+// polishPairBudget the policies one pass may play trying pairs of leaves.
+const (
+	polishPasses     = 8
+	polishPairBudget = 3000
+)
 
 // polish improves the greedy actions of a discrete tree actor's leaves on
-// the validation episodes, in place: for every leaf the episodes reach
-// (in leaf order), each other action is tried as the leaf's greedy one
-// (its logit swapped with the current greedy one's) and kept when it
-// raises the return of a validation episode and lowers none (a change
-// that trades one episode for another is refused: the validation
-// episodes are a sample of the task, and a trade can lose on starts they
-// lack); passes repeat until one changes nothing
-// (at most polishPasses). It plays only validation episodes, never the
-// test's. An actor that is not a discrete tree is left as it is.
+// the validation episodes, in place. A move gives one leaf the validation
+// episodes reach another greedy action (its logit swapped with the current
+// greedy one's), or two such leaves at once; it is kept when it raises the
+// return of a validation episode and lowers none (a change that trades one
+// episode for another is refused: the validation episodes are a sample of
+// the task, and a trade can lose on starts they lack). A pass tries every
+// single move in leaf order and, when none is kept, the pairs (while their
+// count stays within polishPairBudget policies); passes repeat until one
+// keeps nothing (at most polishPasses). It plays only validation episodes,
+// never the test's. An actor that is not a discrete tree is left as it is.
 func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 	ta, ok := a.(*policy.TreeActor)
 	if !ok || !ta.Dist().Discrete || t.cfg.EvalEpisodes <= 0 {
@@ -58,6 +63,49 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 	}
 	p.Before, p.Scored = metrics.Mean(best), 1
 	A := ta.Dist().A
+	type step struct{ leaf, action int }
+	// try applies the move, keeps it if it dominates and reverts it if not.
+	var saved [2][]float32
+	try := func(move []step) (bool, error) {
+		for i, m := range move {
+			v := ta.LeafValues(m.leaf)
+			saved[i] = append(saved[i][:0], v...)
+			cur := policy.Argmax(v)
+			v[cur], v[m.action] = v[m.action], v[cur]
+		}
+		ok := true
+		for _, m := range move {
+			ok = ok && policy.Argmax(ta.LeafValues(m.leaf)) == m.action // a tie elsewhere in a leaf: the action would not act
+		}
+		if ok {
+			ta.Changed()
+			s, err := score(false)
+			if err != nil {
+				return false, err
+			}
+			p.Scored++
+			if dominates(s, best) {
+				best = s
+				p.Changed += len(move)
+				return true, nil
+			}
+		}
+		for i, m := range move {
+			copy(ta.LeafValues(m.leaf), saved[i])
+		}
+		ta.Changed()
+		return false, nil
+	}
+	others := func(l int) []int { // the actions leaf l does not take
+		cur := policy.Argmax(ta.LeafValues(l))
+		var out []int
+		for b := 0; b < A; b++ {
+			if b != cur {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
 	for p.Passes < polishPasses {
 		p.Passes++
 		rows := len(obs) / ta.In()
@@ -69,30 +117,34 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 		leaves := slices.Compact(routed)
 		changed := false
 		for _, l := range leaves {
-			v := ta.LeafValues(int(l))
-			for b := 0; b < A; b++ {
-				cur := policy.Argmax(v)
-				if b == cur {
-					continue
-				}
-				v[cur], v[b] = v[b], v[cur]
-				if policy.Argmax(v) != b { // a tie elsewhere in the leaf: b would not act
-					v[cur], v[b] = v[b], v[cur]
-					continue
-				}
-				ta.Changed()
-				s, err := score(false)
+			for _, b := range others(int(l)) {
+				kept, err := try([]step{{int(l), b}})
 				if err != nil {
 					return p, err
 				}
-				p.Scored++
-				if dominates(s, best) {
-					best, changed = s, true
-					p.Changed++
-					continue
+				changed = changed || kept
+				if kept {
+					break
 				}
-				v[cur], v[b] = v[b], v[cur]
-				ta.Changed()
+			}
+		}
+		if k := len(leaves); !changed && k*(k-1)/2*(A-1)*(A-1) <= polishPairBudget {
+		pairs:
+			for i, l1 := range leaves {
+				for _, l2 := range leaves[i+1:] {
+					for _, b1 := range others(int(l1)) {
+						for _, b2 := range others(int(l2)) {
+							kept, err := try([]step{{int(l1), b1}, {int(l2), b2}})
+							if err != nil {
+								return p, err
+							}
+							if kept {
+								changed = true
+								break pairs
+							}
+						}
+					}
+				}
 			}
 		}
 		if !changed {
