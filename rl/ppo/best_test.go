@@ -65,7 +65,6 @@ func sameTensors(a, b policy.Actor) bool {
 // gives its record's returns, and its actor is not the trained one.
 func checkBest(t *testing.T, tr *Trainer) BestPolicy {
 	t.Helper()
-	cfg := tr.Config()
 	a, b, ok := tr.BestActor()
 	if !ok {
 		t.Fatal("no best-validation policy after training")
@@ -86,6 +85,15 @@ func checkBest(t *testing.T, tr *Trainer) BestPolicy {
 	if a == tr.Actor() {
 		t.Error("BestActor returns the trained actor itself, not a copy")
 	}
+	checkReplay(t, tr, a, b)
+	return b
+}
+
+// checkReplay checks that the best-validation actor a of tr replays its
+// record b: the mean over the validation episodes and the test returns.
+func checkReplay(t *testing.T, tr *Trainer, a policy.Actor, b BestPolicy) {
+	t.Helper()
+	cfg := tr.Config()
 	val, err := Returns(tr.Maker(), cfg.ValidationSeed(), cfg.ValidationEpisodes(), a, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +108,6 @@ func checkBest(t *testing.T, tr *Trainer) BestPolicy {
 	if len(b.Test) != cfg.EvalEpisodes || !slices.Equal(test, b.Test) {
 		t.Errorf("best test returns %v, replayed %v", b.Test, test)
 	}
-	return b
 }
 
 // TestBestPolicyTracked trains with frequent evaluations and checks the
@@ -406,20 +413,6 @@ func TestValEvery(t *testing.T) {
 	if !ok || b.Step != want.step || b.Validation != want.sel {
 		t.Fatalf("delivered step %d validation %v, want the last maximum: step %d validation %v", b.Step, b.Validation, want.step, want.sel)
 	}
-	cfg := looked.Config()
-	val, err := Returns(looked.Maker(), cfg.ValidationSeed(), cfg.ValidationEpisodes(), a, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if metrics.Mean(val) != b.Validation {
-		t.Errorf("delivered actor replays validation %v, recorded %v", metrics.Mean(val), b.Validation)
-	}
-	test, err := Returns(looked.Maker(), cfg.TestSeed, cfg.EvalEpisodes, a, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(test, b.Test) {
-		t.Errorf("delivered test returns %v, replayed %v", b.Test, test)
-	}
+	checkReplay(t, looked, a, b)
 	t.Logf("%d evaluations, %d looks; delivered step %d (a look: %v), validation %v", len(looked.History()), len(looks), b.Step, !evalAt[b.Step], b.Validation)
 }
