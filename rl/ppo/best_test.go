@@ -359,14 +359,7 @@ func TestValEvery(t *testing.T) {
 	run := func(valEvery int) *Trainer {
 		cfg := smallCartPole(t, 12000, 4000)
 		cfg.ValEvery = valEvery
-		tr, err := New(cfg, testNets{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tr.Run(context.Background(), nil); err != nil {
-			t.Fatal(err)
-		}
-		return tr
+		return trained(t, cfg)
 	}
 	base, looked := run(0), run(500)
 	if len(base.Looks()) != 0 {

@@ -1,7 +1,6 @@
 package ppo
 
 import (
-	"context"
 	"testing"
 
 	"github.com/gdt-ml/gdt/metrics"
@@ -24,13 +23,7 @@ func (s seedLog) Seed(seed uint64) { *s.seeds = append(*s.seeds, seed); s.Env.Se
 // plays only validation episodes, never a test episode. An untouched
 // policy that polishing cannot improve keeps its parameters.
 func TestPolish(t *testing.T) {
-	tr, err := New(smallCartPole(t, 6000, 500), testNets{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tr.Run(context.Background(), nil); err != nil {
-		t.Fatal(err)
-	}
+	tr := trained(t, smallCartPole(t, 6000, 500))
 	best, _, ok := tr.BestActor()
 	if !ok {
 		t.Fatal("no best-validation policy")
