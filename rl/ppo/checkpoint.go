@@ -170,6 +170,9 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 	if cfg.LogitScaleEnd == 0 { // written before logit_scale_end existed: the plain softmax
 		cfg.LogitScaleEnd = 1
 	}
+	if cfg.PolishRule == "" { // written before polish_rule existed
+		cfg.PolishRule = PolishEpisodes
+	}
 	if modify != nil {
 		if err := modify(&cfg); err != nil {
 			return nil, err

@@ -144,6 +144,12 @@ type Config struct {
 	// of a validation episode and lowers none. Off by default (the
 	// thesis's tree as trained).
 	Polish bool
+	// PolishRule says when polishing keeps a move: PolishEpisodes (the
+	// default: no validation episode loses and one gains) or PolishHalves
+	// (the mean return rises on each half of the validation episodes: for
+	// tasks with random starts, where a move rarely leaves every episode
+	// as it was).
+	PolishRule string
 	// ValEvery, when positive, validates the current policy also every
 	// ValEvery environment steps between the evaluations (after an
 	// iteration that crosses a multiple of it and has no evaluation): a
@@ -605,7 +611,7 @@ func Base(envID, method string) Config {
 	c := Config{
 		Env: envID, Method: method, Algorithm: AlgoPPO, Profile: ProfileDefault,
 		TotalSteps: 1_000_000, Seed: 142, InitSeed: 42,
-		ClipCoef: 0.1, RewardScale: 1, LogitScaleEnd: 1, WeightDecay: 1e-4, Depth: 7,
+		ClipCoef: 0.1, RewardScale: 1, LogitScaleEnd: 1, PolishRule: PolishEpisodes, WeightDecay: 1e-4, Depth: 7,
 		CriticWidth: 256, CriticLayers: 2, Critic: CriticMLP, Temperature: 1,
 		EvalFreq: 50_000, EvalEpisodes: 5, TestSeed: 123456, Workers: 1,
 		AccumMode: AccumAuto, ValSeed: -1, ValEpisodes: DefaultValEpisodes,
@@ -867,6 +873,9 @@ var Options = option.ZeroValued("ppo",
 	option.IntOpt("num_layers", "", 0, option.Unbounded, "MLP actor hidden layers", func(c *Config) any { return &c.MLPLayers }).Note(preset),
 	option.BoolOpt("polish", "false", "before the delivered policy's test, change the greedy action of a leaf the validation episodes reach where that raises the return of a validation episode and lowers none (discrete tree actors; passes over the reached leaves until none changes; the test episodes are never played for it)",
 		func(c *Config) any { return &c.Polish }).Note(sympolNote(func(c *Config) any { return &c.Polish })),
+	option.ChoiceOpt("polish_rule", PolishEpisodes, []string{PolishEpisodes, PolishHalves},
+		"when polish keeps a move: episodes (no validation episode loses, one gains) or halves (the mean rises on each half of the validation episodes)",
+		func(c *Config) any { return &c.PolishRule }),
 	option.IntOpt("val_every", "0", 0, option.Unbounded, "also validate every this many steps between evaluations, for the delivered-policy choice only (no plateau step, no restart check, no test; the training is unchanged); 0: never",
 		func(c *Config) any { return &c.ValEvery }),
 	option.IntOpt("eval_freq", "50000", 1, option.Unbounded, "environment steps between evaluations", func(c *Config) any { return &c.EvalFreq }),

@@ -63,6 +63,10 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 	}
 	p.Before, p.Scored = metrics.Mean(best), 1
 	A := ta.Dist().A
+	keep := dominates
+	if cfg.PolishRule == PolishHalves {
+		keep = bothHalves
+	}
 	type step struct{ leaf, action int }
 	// try applies the move, keeps it if it dominates and reverts it if not.
 	var saved [2][]float32
@@ -84,7 +88,7 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 				return false, err
 			}
 			p.Scored++
-			if dominates(s, best) {
+			if keep(s, best) {
 				best = s
 				p.Changed += len(move)
 				return true, nil
@@ -157,6 +161,22 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 	}
 	p.After = metrics.Mean(best)
 	return p, nil
+}
+
+// Polish rules (Config.PolishRule): when a move is kept.
+const (
+	PolishEpisodes = "episodes" // no validation episode loses and one gains
+	PolishHalves   = "halves"   // the mean rises on each half of the validation episodes
+)
+
+// bothHalves reports whether the mean of a is higher than b's on the first
+// half of the episodes and on the second.
+func bothHalves(a, b []float64) bool {
+	h := len(a) / 2
+	if h == 0 {
+		return false
+	}
+	return metrics.Mean(a[:h]) > metrics.Mean(b[:h]) && metrics.Mean(a[h:]) > metrics.Mean(b[h:])
 }
 
 // dominates reports whether the episode returns a are at least b's in

@@ -108,3 +108,27 @@ func TestPolish(t *testing.T) {
 		}
 	}
 }
+
+// TestPolishRules checks the two rules that decide whether polishing keeps
+// a move, on hand-made episode returns (new against current).
+func TestPolishRules(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		a, b              []float64
+		dominates, halves bool
+	}{
+		{"one episode gains", []float64{1, 2, 3, 5}, []float64{1, 2, 3, 4}, true, false},
+		{"all equal", []float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}, false, false},
+		{"a trade, both halves up", []float64{2, 2, 0, 6}, []float64{1, 2, 3, 2}, false, true},
+		{"one half down", []float64{5, 5, 1, 1}, []float64{1, 1, 2, 2}, false, false},
+		{"one episode loses", []float64{9, 9, 9, 3}, []float64{1, 1, 1, 4}, false, true},
+		{"one episode: no halves", []float64{2}, []float64{1}, true, false},
+	} {
+		if got := dominates(tc.a, tc.b); got != tc.dominates {
+			t.Errorf("%s: dominates = %v, want %v", tc.name, got, tc.dominates)
+		}
+		if got := bothHalves(tc.a, tc.b); got != tc.halves {
+			t.Errorf("%s: bothHalves = %v, want %v", tc.name, got, tc.halves)
+		}
+	}
+}
