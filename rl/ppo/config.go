@@ -141,8 +141,9 @@ type Config struct {
 	// Polish, for a discrete tree actor, improves the delivered policy's
 	// leaf actions on the validation episodes before its test (polish):
 	// a reached leaf's greedy action changes where that raises the return
-	// of a validation episode and lowers none. Off by default (the
-	// thesis's tree as trained).
+	// of a validation episode and lowers none. It runs at the final
+	// evaluation (a run that ends in a divergence delivers its policy
+	// unpolished). Off by default (the thesis's tree as trained).
 	Polish bool
 	// PolishRule says when polishing keeps a move: PolishEpisodes (the
 	// default: no validation episode loses and one gains) or PolishHalves

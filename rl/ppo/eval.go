@@ -146,7 +146,7 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	cfg := t.cfg
 	rec := EvalRecord{Iteration: t.iter, Step: t.global, LRScale: t.plat.Scale(), Attempt: t.at.n}
 	if cfg.EvalEpisodes > 0 {
-		val, err := t.validate()
+		val, err := t.validate(t.actor, nil)
 		if err != nil {
 			return rec, err
 		}
@@ -198,17 +198,18 @@ type Look struct {
 // Looks returns the run's validations between evaluations, oldest first.
 func (t *Trainer) Looks() []Look { return append([]Look(nil), t.looks...) }
 
-// validate plays the validation episodes with the current actor and returns
-// their returns (as many as ValidationEpisodes; a task with one fixed
-// layout plays one and repeats it).
-func (t *Trainer) validate() ([]float64, error) {
+// validate plays the validation episodes with actor a and returns their
+// returns (as many as ValidationEpisodes; a task with one fixed layout
+// plays one and repeats it); visit, when not nil, sees every observation a
+// acts on (Returns).
+func (t *Trainer) validate(a policy.Actor, visit func(obs []float32)) ([]float64, error) {
 	cfg := t.cfg
 	n := cfg.ValidationEpisodes()
 	play := n
 	if t.spec.OneEpisode {
 		play = 1
 	}
-	val, err := Returns(t.maker, cfg.ValidationSeed(), play, t.actor, nil)
+	val, err := Returns(t.maker, cfg.ValidationSeed(), play, a, visit)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +227,7 @@ func (t *Trainer) look() error {
 	}
 	start := time.Now()
 	defer func() { t.evalSec += time.Since(start).Seconds() }()
-	val, err := t.validate()
+	val, err := t.validate(t.actor, nil)
 	if err != nil {
 		return err
 	}

@@ -43,10 +43,6 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 		return Polish{}, nil
 	}
 	cfg := t.cfg
-	n := cfg.ValidationEpisodes()
-	if t.spec.OneEpisode {
-		n = 1
-	}
 	var obs []float32
 	score := func(visit bool) ([]float64, error) {
 		var f func([]float32)
@@ -54,7 +50,7 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 			obs = obs[:0]
 			f = func(o []float32) { obs = append(obs, o...) }
 		}
-		return Returns(t.maker, cfg.ValidationSeed(), n, ta, f)
+		return t.validate(ta, f)
 	}
 	var p Polish
 	best, err := score(true)
