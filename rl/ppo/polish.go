@@ -64,7 +64,8 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 		keep = bothHalves
 	}
 	type step struct{ leaf, action int }
-	// try applies the move, keeps it if it dominates and reverts it if not.
+	// try applies the move, keeps it where the rule (keep) says so and
+	// reverts it otherwise.
 	var saved [2][]float32
 	try := func(move []step) (bool, error) {
 		for i, m := range move {
