@@ -119,6 +119,14 @@ func (k *Kernel) SubsetSize() int { return k.ne }
 // Feature returns the input feature F[e,c] of column c of tree e.
 func (k *Kernel) Feature(e, c int) int { return int(k.feat[e*k.ne+c]) }
 
+// Split returns node i of tree e as Prepare selected it: its column k*, the
+// column's feature and its threshold (a row x goes left when x[feature] <
+// threshold). Call it after Prepare.
+func (k *Kernel) Split(e, i int) (col, feature int, threshold float32) {
+	r := e*k.ni + i
+	return int(k.sel[r]), int(k.selFeat[r]), k.selThr[r]
+}
+
 // SetWorkers sets the number of goroutines per call (0 = GOMAXPROCS).
 // Results do not depend on it.
 func (k *Kernel) SetWorkers(w int) error {

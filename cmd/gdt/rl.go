@@ -280,7 +280,11 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "validation return: %.2f\n", sum.Validation)
 	if p := sum.Polish; p != nil {
-		fmt.Fprintf(stdout, "polished: %d leaf actions changed on the validation episodes (validation %.4g → %.4g)\n", p.Changed, p.Before, p.After)
+		splits := ""
+		if p.Splits > 0 {
+			splits = fmt.Sprintf(" and %d splits", p.Splits)
+		}
+		fmt.Fprintf(stdout, "polished: %d leaf actions%s changed on the validation episodes (validation %.4g → %.4g)\n", p.Changed-p.Splits, splits, p.Before, p.After)
 	}
 	fmt.Fprintf(stdout, "test return: %.2f\n", sum.TestMean)
 	if d := sum.Diverged; d != nil {

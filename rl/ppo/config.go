@@ -151,6 +151,10 @@ type Config struct {
 	// tasks with random starts, where a move rarely leaves every episode
 	// as it was).
 	PolishRule string
+	// PolishSplits lets polish also move the splits of the nodes the
+	// validation episodes reach (another feature or threshold), under the
+	// same rule, when no single leaf move is kept.
+	PolishSplits bool
 	// ValEvery, when positive, validates the current policy also every
 	// ValEvery environment steps between the evaluations (after an
 	// iteration that crosses a multiple of it and has no evaluation): a
@@ -874,9 +878,11 @@ var Options = option.ZeroValued("ppo",
 	option.IntOpt("num_layers", "", 0, option.Unbounded, "MLP actor hidden layers", func(c *Config) any { return &c.MLPLayers }).Note(preset),
 	option.BoolOpt("polish", "false", "before the delivered policy's test, change the greedy action of a leaf the validation episodes reach where that raises the return of a validation episode and lowers none (discrete tree actors; passes over the reached leaves until none changes; the test episodes are never played for it)",
 		func(c *Config) any { return &c.Polish }).Note(sympolNote(func(c *Config) any { return &c.Polish })),
-	option.ChoiceOpt("polish_rule", PolishEpisodes, []string{PolishEpisodes, PolishHalves},
+	option.ChoiceOpt("polish_rule", PolishEpisodes, []string{PolishEpisodes, PolishHalves, PolishPaired},
 		"when polish keeps a move: episodes (no validation episode loses, one gains) or halves (the mean rises on each half of the validation episodes)",
 		func(c *Config) any { return &c.PolishRule }),
+	option.BoolOpt("polish_splits", "false", "with polish, also try moving the split (feature and threshold) of a node the validation episodes reach, kept under polish_rule, when no leaf move is kept",
+		func(c *Config) any { return &c.PolishSplits }),
 	option.IntOpt("val_every", "0", 0, option.Unbounded, "also validate every this many steps between evaluations, for the delivered-policy choice only (no plateau step, no restart check, no test; the training is unchanged); 0: never",
 		func(c *Config) any { return &c.ValEvery }),
 	option.IntOpt("eval_freq", "50000", 1, option.Unbounded, "environment steps between evaluations", func(c *Config) any { return &c.EvalFreq }),

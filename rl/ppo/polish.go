@@ -1,127 +1,87 @@
 package ppo
 
 import (
+	"encoding/binary"
+	"math"
 	"slices"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/policy"
 )
 
 // Polish records what polishing did to the delivered policy
-// (Config.Polish): how many leaf actions it changed (accepted changes of a
-// reached leaf's greedy action) and the validation return (all
-// ValidationEpisodes) before and after.
+// (Config.Polish): how many leaf actions and splits it changed and the
+// validation return (all ValidationEpisodes) before and after.
 type Polish struct {
-	Changed int     `json:"changed"`
+	Changed int     `json:"changed"` // leaf actions changed plus split moves kept
 	Before  float64 `json:"validation_before"`
 	After   float64 `json:"validation_after"`
-	Passes  int     `json:"passes"` // passes over the reached leaves
-	Scored  int     `json:"scored"` // policies played on the validation episodes
+	Passes  int     `json:"passes"`           // passes over the reached leaves
+	Scored  int     `json:"scored"`           // policies played on the validation episodes
+	Splits  int     `json:"splits,omitempty"` // split moves kept (Config.PolishSplits)
 }
 
-// polishPasses bounds the passes over the reached leaves, and
-// polishPairBudget the policies one pass may play trying pairs of leaves.
+// polishPasses bounds the passes over the reached leaves (four times as
+// many with split moves, which end a pass when one is kept);
+// polishPairBudget the policies one pass may play trying pairs of leaves;
+// polishSplitBudget the split moves one pass may play; a split move whose
+// validation return falls more than polishSplitSlack below the current one
+// is not followed by a repolish of its subtree.
 const (
-	polishPasses     = 8
-	polishPairBudget = 3000
+	polishPasses      = 8
+	polishPairBudget  = 3000
+	polishSplitBudget = 4000
+	polishSplitSlack  = 0.1
 )
 
 // polish improves the greedy actions of a discrete tree actor's leaves on
 // the validation episodes, in place. A move gives one leaf the validation
 // episodes reach another greedy action (its logit swapped with the current
-// greedy one's), or two such leaves at once; it is kept when it raises the
-// return of a validation episode and lowers none (a change that trades one
-// episode for another is refused: the validation episodes are a sample of
-// the task, and a trade can lose on starts they lack). A pass tries every
-// single move in leaf order and, when none is kept, the pairs (while their
-// count stays within polishPairBudget policies); passes repeat until one
-// keeps nothing (at most polishPasses). It plays only validation episodes,
-// never the test's. An actor that is not a discrete tree is left as it is.
+// greedy one's), or two such leaves at once; with Config.PolishSplits, it
+// may also give a reached node another split (polisher.splits). A move is
+// kept where the rule (Config.PolishRule) says so; by default when it
+// raises the return of a validation episode and lowers none (a change that
+// trades one episode for another is refused: the validation episodes are a
+// sample of the task, and a trade can lose on starts they lack). A pass
+// tries every single move in leaf order and, when none is kept, the split
+// moves, then the pairs (while their count stays within polishPairBudget
+// policies); passes repeat until one keeps nothing. It plays only
+// validation episodes, never the test's. An actor that is not a discrete
+// tree is left as it is.
 func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 	ta, ok := a.(*policy.TreeActor)
 	if !ok || !ta.Dist().Discrete || t.cfg.EvalEpisodes <= 0 {
 		return Polish{}, nil
 	}
-	cfg := t.cfg
-	var obs []float32
-	score := func(visit bool) ([]float64, error) {
-		var f func([]float32)
-		if visit {
-			obs = obs[:0]
-			f = func(o []float32) { obs = append(obs, o...) }
-		}
-		return t.validate(ta, f)
+	q := &polisher{t: t, ta: ta, A: ta.Dist().A, keep: dominates}
+	switch t.cfg.PolishRule {
+	case PolishHalves:
+		q.keep = bothHalves
+	case PolishPaired:
+		q.keep = pairedGain
 	}
-	var p Polish
-	best, err := score(true)
-	if err != nil {
-		return p, err
+	var err error
+	if q.best, err = q.score(true); err != nil {
+		return q.p, err
 	}
-	p.Before, p.Scored = metrics.Mean(best), 1
-	A := ta.Dist().A
-	keep := dominates
-	if cfg.PolishRule == PolishHalves {
-		keep = bothHalves
+	q.p.Before = metrics.Mean(q.best)
+	passes := polishPasses
+	if t.cfg.PolishSplits {
+		passes *= 4
 	}
-	type step struct{ leaf, action int }
-	// try applies the move, keeps it where the rule (keep) says so and
-	// reverts it otherwise.
-	var saved [2][]float32
-	try := func(move []step) (bool, error) {
-		for i, m := range move {
-			v := ta.LeafValues(m.leaf)
-			saved[i] = append(saved[i][:0], v...)
-			cur := policy.Argmax(v)
-			v[cur], v[m.action] = v[m.action], v[cur]
+	for q.p.Passes < passes {
+		q.p.Passes++
+		leaves, err := q.reached()
+		if err != nil {
+			return q.p, err
 		}
-		ok := true
-		for _, m := range move {
-			ok = ok && policy.Argmax(ta.LeafValues(m.leaf)) == m.action // a tie elsewhere in a leaf: the action would not act
-		}
-		if ok {
-			ta.Changed()
-			s, err := score(false)
-			if err != nil {
-				return false, err
-			}
-			p.Scored++
-			if keep(s, best) {
-				best = s
-				p.Changed += len(move)
-				return true, nil
-			}
-		}
-		for i, m := range move {
-			copy(ta.LeafValues(m.leaf), saved[i])
-		}
-		ta.Changed()
-		return false, nil
-	}
-	others := func(l int) []int { // the actions leaf l does not take
-		cur := policy.Argmax(ta.LeafValues(l))
-		var out []int
-		for b := 0; b < A; b++ {
-			if b != cur {
-				out = append(out, b)
-			}
-		}
-		return out
-	}
-	for p.Passes < polishPasses {
-		p.Passes++
-		rows := len(obs) / ta.In()
-		routed := make([]int32, rows)
-		if err := ta.Route(obs, rows, routed); err != nil {
-			return p, err
-		}
-		slices.Sort(routed)
-		leaves := slices.Compact(routed)
 		changed := false
 		for _, l := range leaves {
-			for _, b := range others(int(l)) {
-				kept, err := try([]step{{int(l), b}})
+			for _, b := range q.others(l) {
+				kept, err := q.try([]leafMove{{l, b}})
 				if err != nil {
-					return p, err
+					return q.p, err
 				}
 				changed = changed || kept
 				if kept {
@@ -129,15 +89,20 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 				}
 			}
 		}
-		if k := len(leaves); !changed && k*(k-1)/2*(A-1)*(A-1) <= polishPairBudget {
+		if !changed && t.cfg.PolishSplits {
+			if changed, err = q.splits(); err != nil {
+				return q.p, err
+			}
+		}
+		if k := len(leaves); !changed && k*(k-1)/2*(q.A-1)*(q.A-1) <= polishPairBudget {
 		pairs:
 			for i, l1 := range leaves {
 				for _, l2 := range leaves[i+1:] {
-					for _, b1 := range others(int(l1)) {
-						for _, b2 := range others(int(l2)) {
-							kept, err := try([]step{{int(l1), b1}, {int(l2), b2}})
+					for _, b1 := range q.others(l1) {
+						for _, b2 := range q.others(l2) {
+							kept, err := q.try([]leafMove{{l1, b1}, {l2, b2}})
 							if err != nil {
-								return p, err
+								return q.p, err
 							}
 							if kept {
 								changed = true
@@ -151,20 +116,303 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 		if !changed {
 			break
 		}
-		if _, err := score(true); err != nil { // the leaves the new policy reaches
-			return p, err
+		if _, err := q.score(true); err != nil { // the leaves the new policy reaches
+			return q.p, err
 		}
-		p.Scored++
 	}
-	p.After = metrics.Mean(best)
-	return p, nil
+	q.p.After = metrics.Mean(q.best)
+	return q.p, nil
+}
+
+// polisher is one polish's state: the tree, the validation returns of the
+// policy as it stands (best), the observations its validation episodes
+// visited (obs, from the last score with visit) and the record.
+type polisher struct {
+	t     *Trainer
+	ta    *policy.TreeActor
+	A     int
+	keep  func(a, b []float64) bool
+	best  []float64
+	obs   []float32
+	p     Polish
+	saved [2][]float32
+}
+
+// leafMove gives leaf the greedy action.
+type leafMove struct{ leaf, action int }
+
+// score plays the validation episodes with the tree as it stands (after
+// Changed); with visit it records the observations they visit in obs.
+func (q *polisher) score(visit bool) ([]float64, error) {
+	var f func([]float32)
+	if visit {
+		q.obs = q.obs[:0]
+		f = func(o []float32) { q.obs = append(q.obs, o...) }
+	}
+	q.p.Scored++
+	return q.t.validate(q.ta, f)
+}
+
+// reached returns the leaves obs reaches, ascending.
+func (q *polisher) reached() ([]int, error) {
+	rows := len(q.obs) / q.ta.In()
+	routed := make([]int32, rows)
+	if err := q.ta.Route(q.obs, rows, routed); err != nil {
+		return nil, err
+	}
+	slices.Sort(routed)
+	out := make([]int, 0, len(routed))
+	for _, l := range slices.Compact(routed) {
+		out = append(out, int(l))
+	}
+	return out, nil
+}
+
+// others returns the actions leaf l does not take.
+func (q *polisher) others(l int) []int {
+	cur := policy.Argmax(q.ta.LeafValues(l))
+	var out []int
+	for b := 0; b < q.A; b++ {
+		if b != cur {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// swap gives leaf l action b (its logit swapped with the greedy one's) and
+// reports whether b is now the greedy action (not where another logit ties).
+func (q *polisher) swap(l, b int) bool {
+	v := q.ta.LeafValues(l)
+	cur := policy.Argmax(v)
+	v[cur], v[b] = v[b], v[cur]
+	return policy.Argmax(v) == b
+}
+
+// try applies the leaf moves, keeps them where the rule says so and
+// reverts them otherwise.
+func (q *polisher) try(move []leafMove) (bool, error) {
+	ok := true
+	for i, m := range move {
+		q.saved[i] = append(q.saved[i][:0], q.ta.LeafValues(m.leaf)...)
+		ok = q.swap(m.leaf, m.action) && ok
+	}
+	if ok {
+		q.ta.Changed()
+		s, err := q.score(false)
+		if err != nil {
+			return false, err
+		}
+		if q.keep(s, q.best) {
+			q.best = s
+			q.p.Changed += len(move)
+			return true, nil
+		}
+	}
+	for i, m := range move {
+		copy(q.ta.LeafValues(m.leaf), q.saved[i])
+	}
+	q.ta.Changed()
+	return false, nil
+}
+
+// splits tries split moves on the internal nodes obs reaches, root first:
+// a move gives the node another feature or threshold, one that divides the
+// distinct observations reaching it in a way none of the node's earlier
+// candidates did (a threshold halfway between two neighbouring values of a
+// feature on those observations). A move is scored as it is and, unless
+// that loses more than polishSplitSlack, again after the leaves its
+// validation episodes reach are repolished by up to two rounds of single
+// leaf moves that raise the mean (a split sends observations to other
+// leaves, and the episodes then visit other states); the rule keeps the
+// move with its leaf moves or undoes it whole. It returns after
+// the first kept move, or when every candidate (at most polishSplitBudget)
+// was tried.
+func (q *polisher) splits() (bool, error) {
+	k := q.ta.Kernel()
+	n, ne, ni := q.ta.In(), k.SubsetSize(), k.Nodes()
+	rows := uniqueRows(q.obs, n)
+	reach := make([][]int, ni) // the rows reaching each internal node
+	for r := range len(rows) / n {
+		x := rows[r*n : (r+1)*n]
+		for i := 0; i < ni; {
+			reach[i] = append(reach[i], r)
+			_, f, thr := k.Split(0, i)
+			i = ensemble.Child(i, x[f], thr)
+		}
+	}
+	P := k.Params()
+	tried := 0
+	var vals []float32
+	var left []byte
+	for i := 0; i < ni; i++ {
+		R := reach[i]
+		if len(R) < 2 {
+			continue
+		}
+		partition := func(f int, thr float32) string {
+			left = left[:0]
+			for _, r := range R {
+				left = append(left, b2u(ensemble.GoesLeft(rows[r*n+f], thr)))
+			}
+			return string(left)
+		}
+		_, f0, thr0 := k.Split(0, i)
+		seen := map[string]bool{partition(f0, thr0): true}
+		z, tv := P.IndexLogits[i*ne:(i+1)*ne], P.Thresholds[i*ne:(i+1)*ne]
+		for c := 0; c < ne; c++ {
+			f := k.Feature(0, c)
+			vals = vals[:0]
+			for _, r := range R {
+				vals = append(vals, rows[r*n+f])
+			}
+			slices.Sort(vals)
+			vals = slices.Compact(vals)
+			for j := 1; j < len(vals); j++ {
+				thr := vals[j-1] + (vals[j]-vals[j-1])/2
+				if !(thr > vals[j-1]) {
+					thr = vals[j]
+				}
+				key := partition(f, thr)
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				if tried >= polishSplitBudget {
+					return false, nil
+				}
+				tried++
+				oz, ot := z[c], tv[c]
+				top := slices.Max(z)
+				z[c], tv[c] = top+max(1, float32(math.Abs(float64(top)))*1e-3), thr
+				kept, err := q.trySplit()
+				if err != nil || kept {
+					return kept, err
+				}
+				z[c], tv[c] = oz, ot
+				q.ta.Changed()
+			}
+		}
+	}
+	return false, nil
+}
+
+// trySplit scores the split move just made, repolishing the reached leaves
+// (see splits), and keeps it where the rule says so; otherwise it restores
+// the leaves (the caller restores the split).
+func (q *polisher) trySplit() (bool, error) {
+	q.ta.Changed()
+	s, err := q.score(true)
+	if err != nil {
+		return false, err
+	}
+	if q.keep(s, q.best) {
+		q.best = s
+		q.p.Changed++
+		q.p.Splits++
+		return true, nil
+	}
+	if metrics.Mean(s) < metrics.Mean(q.best)-polishSplitSlack {
+		return false, nil
+	}
+	leaves, err := q.reached()
+	if err != nil {
+		return false, err
+	}
+	all := q.ta.Kernel().Params().Leaves
+	saved := append([]float32(nil), all...)
+	cur, moved := s, 0
+	for round := 0; round < 2; round++ {
+		better := false
+		for _, l := range leaves {
+			for _, b := range q.others(l) {
+				v := q.ta.LeafValues(l)
+				keep := append([]float32(nil), v...)
+				if q.swap(l, b) {
+					q.ta.Changed()
+					s2, err := q.score(false)
+					if err != nil {
+						return false, err
+					}
+					if metrics.Mean(s2) > metrics.Mean(cur) {
+						cur, better = s2, true
+						moved++
+						break
+					}
+				}
+				copy(v, keep)
+			}
+		}
+		if !better {
+			break
+		}
+	}
+	if moved > 0 && q.keep(cur, q.best) {
+		q.best = cur
+		q.p.Changed += 1 + moved
+		q.p.Splits++
+		return true, nil
+	}
+	copy(all, saved)
+	q.ta.Changed()
+	return false, nil
+}
+
+func b2u(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// uniqueRows returns the distinct rows of obs (rows of n values), in order
+// of first appearance.
+func uniqueRows(obs []float32, n int) []float32 {
+	seen := map[string]bool{}
+	var out []float32
+	var buf []byte
+	for r := 0; r+n <= len(obs); r += n {
+		x := obs[r : r+n]
+		buf = buf[:0]
+		for _, v := range x {
+			buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(v))
+		}
+		if key := string(buf); !seen[key] {
+			seen[key] = true
+			out = append(out, x...)
+		}
+	}
+	return out
 }
 
 // Polish rules (Config.PolishRule): when a move is kept.
 const (
 	PolishEpisodes = "episodes" // no validation episode loses and one gains
 	PolishHalves   = "halves"   // the mean rises on each half of the validation episodes
+	PolishPaired   = "paired"   // no episode loses and one gains, or the mean's gain is two standard errors
 )
+
+// pairedGain reports whether a dominates b (dominates) or the mean of the
+// episode differences a−b is at least twice its standard error: a gain
+// that does not rest on trading a few episodes for a few others.
+func pairedGain(a, b []float64) bool {
+	if dominates(a, b) {
+		return true
+	}
+	n := float64(len(a))
+	if n < 2 {
+		return false
+	}
+	var sum, sq float64
+	for i := range a {
+		d := a[i] - b[i]
+		sum += d
+		sq += d * d
+	}
+	mean := sum / n
+	v := (sq - n*mean*mean) / (n - 1)
+	return mean > 0 && mean*mean >= 4*v/n
+}
 
 // bothHalves reports whether the mean of a is higher than b's on the first
 // half of the episodes and on the second.

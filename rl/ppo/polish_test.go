@@ -1,6 +1,7 @@
 package ppo
 
 import (
+	"math"
 	"testing"
 
 	"github.com/gdt-ml/gdt/metrics"
@@ -130,5 +131,51 @@ func TestPolishRules(t *testing.T) {
 		if got := bothHalves(tc.a, tc.b); got != tc.halves {
 			t.Errorf("%s: bothHalves = %v, want %v", tc.name, got, tc.halves)
 		}
+	}
+}
+
+// TestPolishSplits breaks every split of a trained CartPole tree (every
+// state goes left, to leaf 0) and checks that split moves repair what leaf moves
+// alone cannot: polishing with Config.PolishSplits keeps a split move and
+// validates higher than polishing the leaves only, on a copy of the same
+// broken tree.
+func TestPolishSplits(t *testing.T) {
+	cfg := smallCartPole(t, 6000, 500)
+	cfg.ValEpisodes = 3
+	tr := trained(t, cfg)
+	best, _, ok := tr.BestActor()
+	if !ok {
+		t.Fatal("no best-validation policy")
+	}
+	broken := func() *policy.TreeActor {
+		a, err := tr.copyActor(best)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ta := a.(*policy.TreeActor)
+		k := ta.Kernel()
+		for i := range k.Nodes() {
+			c, _, _ := k.Split(0, i)
+			k.Params().Thresholds[i*k.SubsetSize()+c] = float32(math.Inf(1))
+		}
+		ta.Changed()
+		return ta
+	}
+	leavesOnly, err := tr.polish(broken())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.cfg.PolishSplits = true
+	ta := broken()
+	withSplits, err := tr.polish(ta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("leaves only %+v, with splits %+v", leavesOnly, withSplits)
+	if withSplits.Splits < 1 || !(withSplits.After > leavesOnly.After) {
+		t.Fatalf("with splits %+v, leaves only %+v: want a kept split move and a higher validation", withSplits, leavesOnly)
+	}
+	if _, f, thr := ta.Kernel().Split(0, 0); math.IsInf(float64(thr), 1) {
+		t.Errorf("the root still sends every state left (feature %d, threshold %v)", f, thr)
 	}
 }
