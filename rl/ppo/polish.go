@@ -223,9 +223,13 @@ func (q *polisher) try(move []leafMove) (bool, error) {
 // feature on those observations). A move is scored as it is and, unless
 // that loses more than polishSplitSlack, again after the leaves its
 // validation episodes reach are repolished by up to two rounds of single
-// leaf moves that raise the mean (a split sends observations to other
-// leaves, and the episodes then visit other states); the rule keeps the
-// move with its leaf moves or undoes it whole. It returns after
+// leaf moves, each kept where it raises the episodes' gains over the
+// current policy less ten times their losses (lossWeighted: a split sends
+// observations to other leaves and the episodes then visit other states,
+// so the repolish first repairs the episodes the split made worse); the
+// rule keeps the move with its leaf moves or undoes it whole. With the
+// default rule a split move is kept only where no validation episode
+// loses. It returns after
 // the first kept move, or when every candidate (at most polishSplitBudget)
 // was tried.
 func (q *polisher) splits() (bool, error) {
@@ -334,7 +338,7 @@ func (q *polisher) trySplit() (bool, error) {
 					if err != nil {
 						return false, err
 					}
-					if metrics.Mean(s2) > metrics.Mean(cur) {
+					if lossWeighted(s2, q.best) > lossWeighted(cur, q.best) {
 						cur, better = s2, true
 						moved++
 						break
@@ -435,4 +439,18 @@ func dominates(a, b []float64) bool {
 		higher = higher || a[i] > b[i]
 	}
 	return higher
+}
+
+// lossWeighted scores returns a against b: the gains plus ten times the
+// losses (negative), so that a repolish first repairs what a move lost.
+func lossWeighted(a, b []float64) float64 {
+	var j float64
+	for i := range a {
+		if d := a[i] - b[i]; d < 0 {
+			j += 10 * d
+		} else {
+			j += d
+		}
+	}
+	return j
 }
