@@ -110,26 +110,35 @@ func TestPolish(t *testing.T) {
 	}
 }
 
-// TestPolishRules checks the two rules that decide whether polishing keeps
-// a move, on hand-made episode returns (new against current).
+// TestPolishRules checks the rules that decide whether polishing keeps a
+// move, on hand-made episode returns (new against current), and the score
+// a split move's repolish climbs.
 func TestPolishRules(t *testing.T) {
 	for _, tc := range []struct {
-		name              string
-		a, b              []float64
-		dominates, halves bool
+		name                      string
+		a, b                      []float64
+		dominates, halves, paired bool
+		weighted                  float64
 	}{
-		{"one episode gains", []float64{1, 2, 3, 5}, []float64{1, 2, 3, 4}, true, false},
-		{"all equal", []float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}, false, false},
-		{"a trade, both halves up", []float64{2, 2, 0, 6}, []float64{1, 2, 3, 2}, false, true},
-		{"one half down", []float64{5, 5, 1, 1}, []float64{1, 1, 2, 2}, false, false},
-		{"one episode loses", []float64{9, 9, 9, 3}, []float64{1, 1, 1, 4}, false, true},
-		{"one episode: no halves", []float64{2}, []float64{1}, true, false},
+		{"one episode gains", []float64{1, 2, 3, 5}, []float64{1, 2, 3, 4}, true, false, true, 1},
+		{"all equal", []float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}, false, false, false, 0},
+		{"a trade, both halves up", []float64{2, 2, 0, 6}, []float64{1, 2, 3, 2}, false, true, false, 5 - 30},
+		{"one half down", []float64{5, 5, 1, 1}, []float64{1, 1, 2, 2}, false, false, false, 8 - 20},
+		{"one episode loses", []float64{9, 9, 9, 3}, []float64{1, 1, 1, 4}, false, true, true, 24 - 10},
+		{"one episode: no halves", []float64{2}, []float64{1}, true, false, true, 1},
+		{"small gains, one loss", []float64{2, 2, 2, 2, 0}, []float64{1, 1, 1, 1, 1}, false, true, false, 4 - 10},
 	} {
 		if got := dominates(tc.a, tc.b); got != tc.dominates {
 			t.Errorf("%s: dominates = %v, want %v", tc.name, got, tc.dominates)
 		}
 		if got := bothHalves(tc.a, tc.b); got != tc.halves {
 			t.Errorf("%s: bothHalves = %v, want %v", tc.name, got, tc.halves)
+		}
+		if got := pairedGain(tc.a, tc.b); got != tc.paired {
+			t.Errorf("%s: pairedGain = %v, want %v", tc.name, got, tc.paired)
+		}
+		if got := lossWeighted(tc.a, tc.b); got != tc.weighted {
+			t.Errorf("%s: lossWeighted = %v, want %v", tc.name, got, tc.weighted)
 		}
 	}
 }
