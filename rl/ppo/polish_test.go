@@ -156,26 +156,12 @@ func TestPolishSplits(t *testing.T) {
 	if !ok {
 		t.Fatal("no best-validation policy")
 	}
-	broken := func() *policy.TreeActor {
-		a, err := tr.copyActor(best)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ta := a.(*policy.TreeActor)
-		k := ta.Kernel()
-		for i := range k.Nodes() {
-			c, _, _ := k.Split(0, i)
-			k.Params().Thresholds[i*k.SubsetSize()+c] = float32(math.Inf(1))
-		}
-		ta.Changed()
-		return ta
-	}
-	leavesOnly, err := tr.polish(broken())
+	leavesOnly, err := tr.polish(allLeft(t, tr, best))
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr.cfg.PolishSplits = true
-	ta := broken()
+	ta := allLeft(t, tr, best)
 	withSplits, err := tr.polish(ta)
 	if err != nil {
 		t.Fatal(err)
@@ -203,20 +189,6 @@ func TestPolishFinal(t *testing.T) {
 	if !ok {
 		t.Fatal("no best-validation policy")
 	}
-	broken := func(a policy.Actor) *policy.TreeActor {
-		c, err := tr.copyActor(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ta := c.(*policy.TreeActor)
-		k := ta.Kernel()
-		for i := range k.Nodes() {
-			col, _, _ := k.Split(0, i)
-			k.Params().Thresholds[i*k.SubsetSize()+col] = float32(math.Inf(1))
-		}
-		ta.Changed()
-		return ta
-	}
 	rec := EvalRecord{Iteration: tr.iter, Step: tr.global + 1, Selection: 123}
 	intact, err := tr.copyActor(best)
 	if err != nil {
@@ -225,7 +197,7 @@ func TestPolishFinal(t *testing.T) {
 	final := tr.actor
 
 	// A broken best-validation policy: the final one is delivered.
-	tr.best.actor, tr.best.info = broken(best), BestPolicy{Step: 1}
+	tr.best.actor, tr.best.info = allLeft(t, tr, best), BestPolicy{Step: 1}
 	if err := tr.polishDelivered(rec); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +207,7 @@ func TestPolishFinal(t *testing.T) {
 	}
 
 	// An intact best-validation policy against a broken final one: kept.
-	tr.actor = broken(final)
+	tr.actor = allLeft(t, tr, final)
 	tr.best.actor, tr.best.info = intact, BestPolicy{Step: 1}
 	if err := tr.polishDelivered(rec); err != nil {
 		t.Fatal(err)
@@ -245,4 +217,22 @@ func TestPolishFinal(t *testing.T) {
 		t.Fatalf("intact best against a broken final policy: delivered %+v, polish %+v; want the best one kept", tr.best.info, p)
 	}
 	tr.actor = final
+}
+
+// allLeft returns a copy of tree actor a whose every split sends all
+// states left (to leaf 0): a tree leaf moves alone cannot mend.
+func allLeft(t *testing.T, tr *Trainer, a policy.Actor) *policy.TreeActor {
+	t.Helper()
+	c, err := tr.copyActor(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ta := c.(*policy.TreeActor)
+	k := ta.Kernel()
+	for i := range k.Nodes() {
+		col, _, _ := k.Split(0, i)
+		k.Params().Thresholds[i*k.SubsetSize()+col] = float32(math.Inf(1))
+	}
+	ta.Changed()
+	return ta
 }
