@@ -285,9 +285,6 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			splits = fmt.Sprintf(" and %d splits", p.Splits)
 		}
 		fmt.Fprintf(stdout, "polished: %d leaf actions%s changed on the validation episodes (validation %.4g → %.4g)\n", p.Changed-p.Splits, splits, p.Before, p.After)
-		if p.Final {
-			fmt.Fprintf(stdout, "delivered: the polished final policy, which validates above the polished best-validation one (%.4g)\n", p.Rival)
-		}
 	}
 	fmt.Fprintf(stdout, "test return: %.2f\n", sum.TestMean)
 	if d := sum.Diverged; d != nil {

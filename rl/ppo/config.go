@@ -155,10 +155,6 @@ type Config struct {
 	// validation episodes reach (another feature or threshold), under the
 	// same rule, when no single leaf move is kept.
 	PolishSplits bool
-	// PolishFinal also polishes the final policy (when it is not the
-	// best-validation one) and delivers it where it then validates higher
-	// than the polished best-validation policy.
-	PolishFinal bool
 	// ValEvery, when positive, validates the current policy also every
 	// ValEvery environment steps between the evaluations (after an
 	// iteration that crosses a multiple of it and has no evaluation): a
@@ -902,8 +898,6 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.PolishRule }),
 	option.BoolOpt("polish_splits", "false", "with polish, when no leaf move is kept, also try moving the split (feature and threshold) of a node the validation episodes reach, then repolish the reached leaves; kept whole under polish_rule",
 		func(c *Config) any { return &c.PolishSplits }).Note(sympolNote(func(c *Config) any { return &c.PolishSplits })),
-	option.BoolOpt("polish_final", "false", "with polish, also polish the final policy and deliver it where it then validates higher than the polished best-validation policy",
-		func(c *Config) any { return &c.PolishFinal }),
 	option.IntOpt("val_every", "0", 0, option.Unbounded, "also validate every this many steps between evaluations, for the delivered-policy choice only (no plateau step, no restart check, no test; the training is unchanged); 0: never",
 		func(c *Config) any { return &c.ValEvery }),
 	option.IntOpt("eval_freq", "50000", 1, option.Unbounded, "environment steps between evaluations", func(c *Config) any { return &c.EvalFreq }),

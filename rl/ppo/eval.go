@@ -171,9 +171,11 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 			}
 			if t.best != nil {
 				if cfg.Polish && t.best.info.Polish == nil {
-					if err := t.polishDelivered(rec); err != nil {
+					p, err := t.polish(t.best.actor)
+					if err != nil {
 						return rec, err
 					}
+					t.best.info.Polish = &p
 				}
 				if t.best.info.Test, err = Returns(t.maker, cfg.TestSeed, cfg.EvalEpisodes, t.best.actor, nil); err != nil {
 					return rec, err
@@ -234,36 +236,5 @@ func (t *Trainer) look() error {
 		return err
 	}
 	t.looks = append(t.looks, Look{Step: t.global, Selection: sel, Attempt: t.at.n})
-	return nil
-}
-
-// polishDelivered polishes the best-validation policy (Config.Polish) at
-// the final evaluation rec and, with Config.PolishFinal, a copy of the
-// final policy too: where the polished final policy then validates
-// higher, it becomes the delivered one (its record: the final evaluation's
-// step and validation, Polish.Final set).
-func (t *Trainer) polishDelivered(rec EvalRecord) error {
-	p, err := t.polish(t.best.actor)
-	if err != nil {
-		return err
-	}
-	if t.cfg.PolishFinal && t.best.info.Step != rec.Step {
-		fa, err := t.copyActor(t.actor)
-		if err != nil {
-			return err
-		}
-		f, err := t.polish(fa)
-		if err != nil {
-			return err
-		}
-		p.Rival, f.Rival = f.After, p.After
-		if f.After > p.After {
-			f.Final = true
-			t.best.actor = fa
-			t.best.info = BestPolicy{Iteration: rec.Iteration, Step: rec.Step, Validation: rec.Selection}
-			p = f
-		}
-	}
-	t.best.info.Polish = &p
 	return nil
 }

@@ -20,12 +20,6 @@ type Polish struct {
 	Passes  int     `json:"passes"`           // passes over the reached leaves
 	Scored  int     `json:"scored"`           // policies played on the validation episodes
 	Splits  int     `json:"splits,omitempty"` // split moves kept (Config.PolishSplits)
-	// With Config.PolishFinal: Final reports that the delivered policy is
-	// the polished final one, which validated higher than the polished
-	// best-validation policy; Rival is the other candidate's validation
-	// after its polish.
-	Final bool    `json:"final,omitempty"`
-	Rival float64 `json:"rival_validation,omitempty"`
 }
 
 // polishPasses bounds the passes over the reached leaves (four times as

@@ -175,50 +175,6 @@ func TestPolishSplits(t *testing.T) {
 	}
 }
 
-// TestPolishFinal checks Config.PolishFinal's choice between the polished
-// best-validation policy and the polished final one: a best-validation
-// tree broken beyond leaf moves (every state to one leaf) loses to the
-// final policy, which is then delivered with the final evaluation's record;
-// an intact one against a broken final policy stays, with the rival's
-// validation recorded.
-func TestPolishFinal(t *testing.T) {
-	cfg := smallCartPole(t, 6000, 500)
-	cfg.ValEpisodes, cfg.Polish, cfg.PolishFinal = 3, true, true
-	tr := trained(t, cfg)
-	best, _, ok := tr.BestActor()
-	if !ok {
-		t.Fatal("no best-validation policy")
-	}
-	rec := EvalRecord{Iteration: tr.iter, Step: tr.global + 1, Selection: 123}
-	intact, err := tr.copyActor(best)
-	if err != nil {
-		t.Fatal(err)
-	}
-	final := tr.actor
-
-	// A broken best-validation policy: the final one is delivered.
-	tr.best.actor, tr.best.info = allLeft(t, tr, best), BestPolicy{Step: 1}
-	if err := tr.polishDelivered(rec); err != nil {
-		t.Fatal(err)
-	}
-	p := tr.best.info.Polish
-	if p == nil || !p.Final || tr.best.info.Step != rec.Step || tr.best.info.Validation != rec.Selection || !(p.After > p.Rival) {
-		t.Fatalf("broken best against the final policy: delivered %+v, polish %+v; want the final one", tr.best.info, p)
-	}
-
-	// An intact best-validation policy against a broken final one: kept.
-	tr.actor = allLeft(t, tr, final)
-	tr.best.actor, tr.best.info = intact, BestPolicy{Step: 1}
-	if err := tr.polishDelivered(rec); err != nil {
-		t.Fatal(err)
-	}
-	p = tr.best.info.Polish
-	if p == nil || p.Final || tr.best.info.Step != 1 || tr.best.actor != intact || !(p.After > p.Rival) {
-		t.Fatalf("intact best against a broken final policy: delivered %+v, polish %+v; want the best one kept", tr.best.info, p)
-	}
-	tr.actor = final
-}
-
 // allLeft returns a copy of tree actor a whose every split sends all
 // states left (to leaf 0): a tree leaf moves alone cannot mend.
 func allLeft(t *testing.T, tr *Trainer, a policy.Actor) *policy.TreeActor {
