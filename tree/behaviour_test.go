@@ -635,3 +635,39 @@ func (u sgdNodes) UpdateNodes(lo, hi int, gz, gt []float32, _ []int32) {
 		t[i] -= 1e-3 * gt[i]
 	}
 }
+
+// TestSplitRoutes checks Kernel.Split against Route: descending every row
+// by the splits Split reports (left when x[feature] < threshold) reaches
+// the leaf Route gives, in every tree, and the column's feature is the
+// one Feature maps it to.
+func TestSplitRoutes(t *testing.T) {
+	c := gradCase{trees: 3, depth: 4, features: 9, subset: 5, outputs: 2, batch: 200, split: Softsign, logitScale: 1}
+	r := rand.New(rand.NewPCG(7, 1))
+	k := randomKernel(t, c, r)
+	B := c.batch
+	x := randomSlice(r, B*c.features)
+	leaves := make([]int32, B*c.trees)
+	if err := k.Route(k.NewWorkspace(), x, B, leaves); err != nil {
+		t.Fatal(err)
+	}
+	for b := range B {
+		row := x[b*c.features : (b+1)*c.features]
+		for e := range c.trees {
+			i := 0
+			for i < k.Nodes() {
+				col, f, thr := k.Split(e, i)
+				if f != k.Feature(e, col) {
+					t.Fatalf("tree %d node %d: column %d has feature %d, Split says %d", e, i, col, k.Feature(e, col), f)
+				}
+				if row[f] < thr {
+					i = 2*i + 1
+				} else {
+					i = 2*i + 2
+				}
+			}
+			if got, want := i-k.Nodes(), int(leaves[b*c.trees+e]); got != want {
+				t.Fatalf("row %d tree %d: Split's descent reaches leaf %d, Route %d", b, e, got, want)
+			}
+		}
+	}
+}

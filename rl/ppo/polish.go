@@ -27,7 +27,7 @@ type Polish struct {
 // polishPairBudget the policies one pass may play trying pairs of leaves;
 // polishSplitBudget the split moves one pass may play; a split move whose
 // validation return falls more than polishSplitSlack below the current one
-// is not followed by a repolish of its subtree.
+// is undone without a repolish of the leaves.
 const (
 	polishPasses      = 8
 	polishPairBudget  = 3000
