@@ -203,9 +203,7 @@ func (q *polisher) try(move []leafMove) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if q.keep(s, q.best) {
-			q.best = s
-			q.p.Changed += len(move)
+		if q.accept(s, len(move), 0) {
 			return true, nil
 		}
 	}
@@ -214,6 +212,18 @@ func (q *polisher) try(move []leafMove) (bool, error) {
 	}
 	q.ta.Changed()
 	return false, nil
+}
+
+// accept makes s the current returns where the rule keeps them against
+// the current ones, counting the leaf actions and splits the move changed.
+func (q *polisher) accept(s []float64, leaves, splits int) bool {
+	if !q.keep(s, q.best) {
+		return false
+	}
+	q.best = s
+	q.p.Changed += leaves + splits
+	q.p.Splits += splits
+	return true
 }
 
 // splits tries split moves on the internal nodes obs reaches, root first:
@@ -310,10 +320,7 @@ func (q *polisher) trySplit() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if q.keep(s, q.best) {
-		q.best = s
-		q.p.Changed++
-		q.p.Splits++
+	if q.accept(s, 0, 1) {
 		return true, nil
 	}
 	if metrics.Mean(s) < metrics.Mean(q.best)-polishSplitSlack {
@@ -345,16 +352,14 @@ func (q *polisher) trySplit() (bool, error) {
 					}
 				}
 				copy(v, keep)
+				q.ta.Changed()
 			}
 		}
 		if !better {
 			break
 		}
 	}
-	if moved > 0 && q.keep(cur, q.best) {
-		q.best = cur
-		q.p.Changed += 1 + moved
-		q.p.Splits++
+	if moved > 0 && q.accept(cur, moved, 1) {
 		return true, nil
 	}
 	copy(all, saved)
