@@ -239,9 +239,8 @@ func (q *polisher) accept(s []float64, leaves, splits int) bool {
 // so the repolish first repairs the episodes the split made worse); the
 // rule keeps the move with its leaf moves or undoes it whole. With the
 // default rule a split move is kept only where no validation episode
-// loses. It returns after
-// the first kept move, or when every candidate (at most polishSplitBudget)
-// was tried.
+// loses. It returns after the first kept move, or when every candidate
+// (at most polishSplitBudget) was tried.
 func (q *polisher) splits() (bool, error) {
 	k := q.ta.Kernel()
 	n, ne, ni := q.ta.In(), k.SubsetSize(), k.Nodes()
