@@ -337,7 +337,7 @@ func (q *polisher) trySplit() (bool, error) {
 		for _, l := range leaves {
 			for _, b := range q.others(l) {
 				v := q.ta.LeafValues(l)
-				keep := append([]float32(nil), v...)
+				q.saved[0] = append(q.saved[0][:0], v...)
 				if q.swap(l, b) {
 					q.ta.Changed()
 					s2, err := q.score(false)
@@ -350,7 +350,7 @@ func (q *polisher) trySplit() (bool, error) {
 						break
 					}
 				}
-				copy(v, keep)
+				copy(v, q.saved[0])
 				q.ta.Changed()
 			}
 		}
