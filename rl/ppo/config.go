@@ -138,18 +138,22 @@ type Config struct {
 	// own but keeps these validation episodes, so its evaluations compare
 	// with the earlier attempts'.
 	ValSeed int
-	// Polish, for a discrete tree actor, improves the delivered policy's
-	// leaf actions on the validation episodes before its test (polish):
-	// a reached leaf's greedy action changes where that raises the return
-	// of a validation episode and lowers none. It runs at the final
-	// evaluation (a run that ends in a divergence delivers its policy
-	// unpolished). Off by default (the thesis's tree as trained).
+	// Polish, for a tree actor, improves the delivered policy's leaf
+	// actions on the validation episodes before its test (polish): a
+	// reached leaf's greedy action (discrete) or mean (continuous: tried at
+	// evenly spaced values of the action range) changes where PolishRule
+	// keeps the change, by default where that raises the return of a
+	// validation episode and lowers none. It runs at the final evaluation
+	// (a run that ends in a divergence delivers its policy unpolished).
+	// Off by default (the thesis's tree as trained).
 	Polish bool
 	// PolishRule says when polishing keeps a move: PolishEpisodes (the
-	// default: no validation episode loses and one gains) or PolishHalves
-	// (the mean return rises on each half of the validation episodes: for
-	// tasks with random starts, where a move rarely leaves every episode
-	// as it was).
+	// default: no validation episode loses and one gains), PolishHalves
+	// (the mean return rises on each half of the validation episodes) or
+	// PolishPaired (as PolishEpisodes, or the mean gains two standard
+	// errors of the episodes' differences). The last two are for tasks
+	// with random starts or continuous actions, where a move rarely leaves
+	// every episode as it was.
 	PolishRule string
 	// PolishSplits lets polish also move the split of a node the
 	// validation episodes reach (another feature or threshold) when no
@@ -894,7 +898,7 @@ var Options = option.ZeroValued("ppo",
 	option.IntOpt("critic_layers", "2", 1, option.Unbounded, "critic hidden layers", func(c *Config) any { return &c.CriticLayers }),
 	option.IntOpt("neurons_per_layer", "", 0, option.Unbounded, "MLP actor width", func(c *Config) any { return &c.MLPWidth }).Note(preset),
 	option.IntOpt("num_layers", "", 0, option.Unbounded, "MLP actor hidden layers", func(c *Config) any { return &c.MLPLayers }).Note(preset),
-	option.BoolOpt("polish", "false", "before the delivered policy's test, change the greedy action of a leaf the validation episodes reach where that raises the return of a validation episode and lowers none (discrete tree actors; passes over the reached leaves until none changes; the test episodes are never played for it)",
+	option.BoolOpt("polish", "false", "before the delivered policy's test, change the greedy action (discrete) or mean (continuous: tried at 9 evenly spaced values of the action range) of a leaf the validation episodes reach where polish_rule keeps the change (tree actors; passes over the reached leaves until none changes; the test episodes are never played for it)",
 		func(c *Config) any { return &c.Polish }).Note(sympolNote(func(c *Config) any { return &c.Polish })),
 	option.ChoiceOpt("polish_rule", PolishEpisodes, []string{PolishEpisodes, PolishHalves, PolishPaired},
 		"when polish keeps a move: episodes (no validation episode loses, one gains), halves (the mean rises on each half of the validation episodes) or paired (as episodes, or the mean gains two standard errors of the episodes' differences)",

@@ -35,7 +35,7 @@ const (
 	polishSplitSlack  = 0.1
 )
 
-// polish improves the greedy actions of a discrete tree actor's leaves on
+// polish improves the greedy actions of a tree actor's leaves on
 // the validation episodes, in place. A move gives one leaf the validation
 // episodes reach another greedy action (its logit swapped with the current
 // greedy one's), or two such leaves at once; with Config.PolishSplits, it
@@ -47,11 +47,12 @@ const (
 // tries every single move in leaf order and, when none is kept, the split
 // moves, then the pairs (while their count stays within polishPairBudget
 // policies); passes repeat until one keeps nothing. It plays only
-// validation episodes, never the test's. An actor that is not a discrete
-// tree is left as it is.
+// validation episodes, never the test's. A continuous tree's leaf means are
+// polished instead (polisher.means); an actor that is not a tree is left
+// as it is.
 func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 	ta, ok := a.(*policy.TreeActor)
-	if !ok || !ta.Dist().Discrete || t.cfg.EvalEpisodes <= 0 {
+	if !ok || t.cfg.EvalEpisodes <= 0 {
 		return Polish{}, nil
 	}
 	q := &polisher{t: t, ta: ta, A: ta.Dist().A, keep: dominates}
@@ -66,6 +67,11 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 		return q.p, err
 	}
 	q.p.Before = metrics.Mean(q.best)
+	if !ta.Dist().Discrete {
+		err = q.means()
+		q.p.After = metrics.Mean(q.best)
+		return q.p, err
+	}
 	passes := polishPasses
 	if t.cfg.PolishSplits {
 		passes *= 4
@@ -457,4 +463,66 @@ func lossWeighted(a, b []float64) float64 {
 		}
 	}
 	return j
+}
+
+// polishGrid is the number of intervals of the action range whose ends a
+// continuous leaf's mean is tried at.
+const polishGrid = 8
+
+// means polishes a continuous tree's leaf means: a pass tries, for every
+// reached leaf and action component, the polishGrid+1 evenly spaced values
+// of the component's range (the environment clips actions to it), and keeps
+// the best of them where the rule says so against the current policy.
+func (q *polisher) means() error {
+	sp := q.t.spec.Action
+	if len(sp.Low) < q.A || len(sp.High) < q.A {
+		return nil
+	}
+	for q.p.Passes < polishPasses {
+		q.p.Passes++
+		leaves, err := q.reached()
+		if err != nil {
+			return err
+		}
+		changed := false
+		for _, l := range leaves {
+			v := q.ta.LeafValues(l)
+			for c := 0; c < q.A; c++ {
+				lo, hi := sp.Low[c], sp.High[c]
+				cur := v[c]
+				now := min(max(cur, lo), hi)
+				var top []float64
+				var topV float32
+				for j := 0; j <= polishGrid; j++ {
+					x := lo + (hi-lo)*float32(j)/polishGrid
+					if x == now {
+						continue
+					}
+					v[c] = x
+					q.ta.Changed()
+					s, err := q.score(false)
+					if err != nil {
+						return err
+					}
+					if top == nil || metrics.Mean(s) > metrics.Mean(top) {
+						top, topV = s, x
+					}
+				}
+				if top != nil && q.accept(top, 1, 0) {
+					v[c] = topV
+					changed = true
+				} else {
+					v[c] = cur
+				}
+				q.ta.Changed()
+			}
+		}
+		if !changed {
+			break
+		}
+		if _, err := q.score(true); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -192,3 +192,69 @@ func allLeft(t *testing.T, tr *Trainer, a policy.Actor) *policy.TreeActor {
 	ta.Changed()
 	return ta
 }
+
+// TestPolishMeans builds a MountainCarContinuous tree by hand whose root
+// splits on the velocity and whose every other split sends all states
+// left, so two leaves act: the velocity's sign picks one. With both means
+// at 0 the car never leaves the valley; polishing the means (a continuous
+// tree: each reached leaf's mean tried at the action range's grid) must
+// find the pushes that reach the flag, replay its record and keep every
+// mean within the action range.
+func TestPolishMeans(t *testing.T) {
+	cfg, err := Preset("MountainCarContinuous-v0", MethodSYMPOL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TotalSteps, cfg.CriticWidth, cfg.CriticLayers, cfg.NSteps, cfg.EvalFreq = 640, 16, 1, 64, 320
+	cfg.ValEpisodes, cfg.PolishRule = 10, PolishPaired
+	tr := trained(t, cfg)
+	a, err := tr.copyActor(tr.Actor())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ta := a.(*policy.TreeActor)
+	k := ta.Kernel()
+	P, ne := k.Params(), k.SubsetSize()
+	root := -1
+	for c := range ne {
+		if k.Feature(0, c) == 1 { // velocity
+			root = c
+		}
+	}
+	if root < 0 {
+		t.Fatal("the tree has no velocity column")
+	}
+	for i := range k.Nodes() {
+		for c := range ne {
+			P.IndexLogits[i*ne+c], P.Thresholds[i*ne+c] = 0, float32(math.Inf(1))
+		}
+	}
+	P.IndexLogits[root], P.Thresholds[root] = 1, 0
+	clear(P.Leaves)
+	ta.Changed()
+	n := cfg.ValidationEpisodes()
+	validation := func() float64 {
+		val, err := Returns(tr.Maker(), cfg.ValidationSeed(), n, ta, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return metrics.Mean(val)
+	}
+	still := validation()
+	p, err := tr.polish(ta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("polish %+v", p)
+	if p.Before != still || !(p.After > 50) || p.Changed < 1 {
+		t.Fatalf("polish %+v of a tree that never pushes (validation %v): want the flag reached (validation above 50)", p, still)
+	}
+	if got := validation(); got != p.After {
+		t.Errorf("the polished actor validates %v, polish recorded %v", got, p.After)
+	}
+	for l := range k.Leaves() {
+		if v := ta.LeafValues(l)[0]; v < -1 || v > 1 {
+			t.Errorf("leaf %d's mean %v is outside the action range [-1, 1]", l, v)
+		}
+	}
+}
