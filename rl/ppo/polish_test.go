@@ -36,13 +36,7 @@ func TestPolish(t *testing.T) {
 	ta := a.(*policy.TreeActor)
 	cfg := tr.Config()
 	n := cfg.ValidationEpisodes()
-	validation := func() float64 {
-		val, err := Returns(tr.Maker(), cfg.ValidationSeed(), n, ta, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return metrics.Mean(val)
-	}
+	validation := validationOf(t, tr, ta)
 	var obs []float32
 	if _, err := Returns(tr.Maker(), cfg.ValidationSeed(), 1, ta, func(o []float32) { obs = append(obs, o...) }); err != nil {
 		t.Fatal(err)
@@ -232,14 +226,7 @@ func TestPolishMeans(t *testing.T) {
 	P.IndexLogits[root], P.Thresholds[root] = 1, 0
 	clear(P.Leaves)
 	ta.Changed()
-	n := cfg.ValidationEpisodes()
-	validation := func() float64 {
-		val, err := Returns(tr.Maker(), cfg.ValidationSeed(), n, ta, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return metrics.Mean(val)
-	}
+	validation := validationOf(t, tr, ta)
 	still := validation()
 	p, err := tr.polish(ta)
 	if err != nil {
@@ -256,5 +243,19 @@ func TestPolishMeans(t *testing.T) {
 		if v := ta.LeafValues(l)[0]; v < -1 || v > 1 {
 			t.Errorf("leaf %d's mean %v is outside the action range [-1, 1]", l, v)
 		}
+	}
+}
+
+// validationOf returns a function that plays tr's validation episodes with
+// a as it stands and returns their mean return.
+func validationOf(t *testing.T, tr *Trainer, a policy.Actor) func() float64 {
+	cfg := tr.Config()
+	return func() float64 {
+		t.Helper()
+		val, err := Returns(tr.Maker(), cfg.ValidationSeed(), cfg.ValidationEpisodes(), a, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return metrics.Mean(val)
 	}
 }
