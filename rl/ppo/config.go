@@ -159,7 +159,8 @@ type Config struct {
 	// validation episodes reach (another feature or threshold) when no
 	// single leaf move is kept, repolishing the leaves the episodes then
 	// reach; the rule (PolishRule) keeps the move with its leaf moves or
-	// undoes it whole.
+	// undoes it whole. Discrete tree actors only: a continuous tree's
+	// polish moves its leaf means alone.
 	PolishSplits bool
 	// ValEvery, when positive, validates the current policy also every
 	// ValEvery environment steps between the evaluations (after an
@@ -926,7 +927,7 @@ var Options = option.ZeroValued("ppo",
 	option.ChoiceOpt("polish_rule", PolishEpisodes, []string{PolishEpisodes, PolishHalves, PolishPaired},
 		"when polish keeps a move: episodes (no validation episode loses, one gains), halves (the mean rises on each half of the validation episodes) or paired (as episodes, or the mean gains two standard errors of the episodes' differences)",
 		func(c *Config) any { return &c.PolishRule }).Note(sympolNote(func(c *Config) any { return &c.PolishRule })),
-	option.BoolOpt("polish_splits", "false", "with polish, when no leaf move is kept, also try moving the split (feature and threshold) of a node the validation episodes reach, then repolish the reached leaves; kept whole under polish_rule",
+	option.BoolOpt("polish_splits", "false", "with polish, when no leaf move is kept, also try moving the split (feature and threshold) of a node the validation episodes reach, then repolish the reached leaves; kept whole under polish_rule (discrete tree actors; a continuous tree's splits stay)",
 		func(c *Config) any { return &c.PolishSplits }).Note(sympolNote(func(c *Config) any { return &c.PolishSplits })),
 	option.IntOpt("val_every", "0", 0, option.Unbounded, "also validate every this many steps between evaluations, for the delivered-policy choice only (no plateau step, no restart check, no test; the training is unchanged); 0: never",
 		func(c *Config) any { return &c.ValEvery }),
