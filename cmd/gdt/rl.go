@@ -93,6 +93,9 @@ type rlSummary struct {
 	// Polish, with the polish option, says how the delivered policy's leaf
 	// actions were polished on the validation episodes before its test.
 	Polish *ppo.Polish `json:"polish,omitempty"`
+	// Recheck, with the recheck option, lists the best-validation policies
+	// the final evaluation rechecked and their returns there.
+	Recheck *ppo.Recheck `json:"recheck,omitempty"`
 }
 
 // rlDivergence is ppo.Divergence in result.json.
@@ -279,6 +282,13 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "pruned tree: %d nodes\n", sum.TreeNodes)
 	}
 	fmt.Fprintf(stdout, "validation return: %.2f\n", sum.Validation)
+	if r := sum.Recheck; r != nil && len(r.Steps) > 0 {
+		parts := make([]string, len(r.Steps))
+		for i := range r.Steps {
+			parts[i] = fmt.Sprintf("step %d %.4g", r.Steps[i], r.Returns[i])
+		}
+		fmt.Fprintf(stdout, "rechecked on %d episodes of their own: %s; delivered step %d\n", cfg.RecheckEpisodes, strings.Join(parts, ", "), sum.Step)
+	}
 	if p := sum.Polish; p != nil {
 		splits := ""
 		if p.Splits > 0 {
@@ -355,7 +365,7 @@ func summarise(tr *ppo.Trainer) (rlSummary, error) {
 	if d, ok := tr.Diverged(); ok {
 		a, b, _ := tr.BestActor() // a diverged run has one (ppo.Trainer.Diverged)
 		sum.Diverged = &rlDivergence{Step: d.Step, Iteration: d.Iteration, Attempt: d.Attempt, Cause: d.Cause}
-		sum.Policy, sum.Polish = policyBest, b.Polish
+		sum.Policy, sum.Polish, sum.Recheck = policyBest, b.Polish, b.Recheck
 		sum.rlPolicySummary = rlPolicySummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: metrics.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
 		return sum, nil
 	}
@@ -380,7 +390,7 @@ func summarise(tr *ppo.Trainer) (rlSummary, error) {
 				return sum, err
 			}
 		}
-		sum.Policy, sum.Polish = policyBest, b.Polish
+		sum.Policy, sum.Polish, sum.Recheck = policyBest, b.Polish, b.Recheck
 		sum.rlPolicySummary = rlPolicySummary{Step: b.Step, Validation: b.Validation, Test: b.Test, TestMean: metrics.Mean(b.Test), TreeNodes: prunedNodes(tr, a)}
 	}
 	return sum, nil

@@ -1,6 +1,9 @@
 package ppo
 
 import (
+	"math"
+
+	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/policy"
 )
 
@@ -24,6 +27,19 @@ type BestPolicy struct {
 	// were polished on the validation episodes before its test (nil
 	// otherwise). Validation stays the figure it was chosen on.
 	Polish *Polish
+	// Recheck, with Config.Recheck, records the policies the final
+	// evaluation rechecked and their mean returns there (nil otherwise).
+	// Validation stays the figure the policy was kept on.
+	Recheck *Recheck
+}
+
+// Recheck records a recheck (Config.Recheck): the steps of the
+// best-validation policies kept, oldest first, and each one's mean return
+// on the recheck episodes; the delivered policy is the highest (the later
+// on a tie).
+type Recheck struct {
+	Steps   []int     `json:"steps"`
+	Returns []float64 `json:"returns"`
 }
 
 // bestState is a trainer's best-validation policy: its record and a
@@ -125,5 +141,47 @@ func (t *Trainer) trackBest(val float64) error {
 		return err
 	}
 	t.best = &bestState{info: BestPolicy{Iteration: t.iter, Step: t.global, Validation: val}, actor: a}
+	t.keepCandidate(t.best)
+	return nil
+}
+
+// keepCandidate adds b to the policies Config.Recheck rechecks, dropping
+// the oldest beyond Config.Recheck.
+func (t *Trainer) keepCandidate(b *bestState) {
+	if t.cfg.Recheck <= 0 {
+		return
+	}
+	t.cands = append(t.cands, b)
+	if n := len(t.cands) - t.cfg.Recheck; n > 0 {
+		t.cands = append(t.cands[:0:0], t.cands[n:]...)
+	}
+}
+
+// recheck plays each kept best-validation policy (Config.Recheck) on the
+// recheck episodes, seeds ValidationSeed()+ValidationEpisodes()+0…, and
+// makes the one with the highest mean there the best-validation policy
+// (the later on a tie), recording what it played in its Recheck.
+func (t *Trainer) recheck() error {
+	r := &Recheck{}
+	pick, top := t.best, math.Inf(-1)
+	play := t.cfg.RecheckEpisodes
+	if t.spec.OneEpisode {
+		play = 1
+	}
+	first := t.cfg.ValidationSeed() + t.cfg.ValidationEpisodes()
+	for _, c := range t.cands {
+		ret, err := Returns(t.maker, first, play, c.actor, nil)
+		if err != nil {
+			return err
+		}
+		m := metrics.Mean(ret)
+		r.Steps, r.Returns = append(r.Steps, c.info.Step), append(r.Returns, m)
+		if m >= top {
+			pick, top = c, m
+		}
+	}
+	info := pick.info
+	info.Recheck = r
+	t.best = &bestState{info: info, actor: pick.actor}
 	return nil
 }

@@ -43,6 +43,9 @@ type checkpoint struct {
 	// checkpoints written before gdt kept it (gob leaves it nil), which
 	// load as "no best yet".
 	Best *checkpointBest
+	// Candidates are the policies Config.Recheck keeps, oldest first; nil
+	// in older files and without recheck.
+	Candidates []checkpointBest
 	// The current training attempt (Trainer.Attempt; zero before version 2).
 	Attempt                              int
 	AttemptStep, AttemptIter, AttemptRec int
@@ -66,7 +69,28 @@ type checkpointBest struct {
 	Validation      float64
 	Test            []float64
 	Actor           map[string][]float32
-	Polish          *Polish // Config.Polish's record; nil in older files
+	Polish          *Polish  // Config.Polish's record; nil in older files
+	Recheck         *Recheck // Config.Recheck's record; nil in older files
+}
+
+// saved returns b as a checkpointBest.
+func (b *bestState) saved() checkpointBest {
+	return checkpointBest{Iteration: b.info.Iteration, Step: b.info.Step, Validation: b.info.Validation,
+		Test: b.info.Test, Actor: tensorMap(b.actor.Tensors()), Polish: b.info.Polish, Recheck: b.info.Recheck}
+}
+
+// restored returns the best-validation policy b saved, with an actor of t's
+// layout.
+func (t *Trainer) restored(b checkpointBest) (*bestState, error) {
+	a, err := t.newActor()
+	if err != nil {
+		return nil, err
+	}
+	if err := loadTensors("best-policy actor", a.Tensors(), b.Actor); err != nil {
+		return nil, err
+	}
+	t.prepareBest(a)
+	return &bestState{info: BestPolicy{Iteration: b.Iteration, Step: b.Step, Validation: b.Validation, Test: b.Test, Polish: b.Polish, Recheck: b.Recheck}, actor: a}, nil
 }
 
 func tensorMap(ts []policy.Tensor) map[string][]float32 {
@@ -113,8 +137,11 @@ func (t *Trainer) Save(path string) error {
 		AttemptBestTrain: t.at.bestTrain, Envs: &envs, RestartLog: t.restarts, Diverged: t.diverged,
 	}
 	if b := t.best; b != nil {
-		ck.Best = &checkpointBest{Iteration: b.info.Iteration, Step: b.info.Step, Validation: b.info.Validation,
-			Test: b.info.Test, Actor: tensorMap(b.actor.Tensors()), Polish: b.info.Polish}
+		s := b.saved()
+		ck.Best = &s
+	}
+	for _, c := range t.cands {
+		ck.Candidates = append(ck.Candidates, c.saved())
 	}
 	return safefile.Write(path, func(w io.Writer) error { return gob.NewEncoder(w).Encode(&ck) })
 }
@@ -173,6 +200,9 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 	if cfg.PolishRule == "" { // written before polish_rule existed
 		cfg.PolishRule = PolishEpisodes
 	}
+	if cfg.RecheckEpisodes == 0 { // written before recheck existed
+		cfg.RecheckEpisodes = DefaultRecheckEpisodes
+	}
 	if modify != nil {
 		if err := modify(&cfg); err != nil {
 			return nil, err
@@ -216,15 +246,16 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 		return nil, fmt.Errorf("%s: plateau: %w", path, err)
 	}
 	if b := ck.Best; b != nil {
-		a, err := t.newActor()
-		if err != nil {
+		if t.best, err = t.restored(*b); err != nil {
 			return nil, fmt.Errorf("%s: best policy: %w", path, err)
 		}
-		if err := loadTensors("best-policy actor", a.Tensors(), b.Actor); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i, c := range ck.Candidates {
+		b, err := t.restored(c)
+		if err != nil {
+			return nil, fmt.Errorf("%s: recheck candidate %d: %w", path, i, err)
 		}
-		t.prepareBest(a)
-		t.best = &bestState{info: BestPolicy{Iteration: b.Iteration, Step: b.Step, Validation: b.Validation, Test: b.Test, Polish: b.Polish}, actor: a}
+		t.cands = append(t.cands, b)
 	}
 	if ck.Envs != nil && len(ck.Envs.Envs) > 0 && cfg.Env == ck.Config.Env && cfg.NEnvs == ck.Config.NEnvs && cfg.ScaleObs == ck.Config.ScaleObs {
 		if err := t.vec.Restore(*ck.Envs); err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gdt-ml/gdt/optim"
@@ -162,6 +163,18 @@ type Config struct {
 	// undoes it whole. Discrete tree actors only: a continuous tree's
 	// polish moves its leaf means alone.
 	PolishSplits bool
+	// Recheck, when positive, keeps the last Recheck best-validation
+	// policies (each validated at least as high as every earlier one) and,
+	// at the final evaluation, plays each on RecheckEpisodes episodes of
+	// their own (seeds after the validation episodes') and delivers the
+	// one with the highest mean there (the later on a tie), before any
+	// polish. The highest of many noisy validation figures overstates the
+	// policy it picks; fresh episodes do not. The training is the same
+	// with or without it. 0: off.
+	Recheck int
+	// RecheckEpisodes is the number of episodes Recheck plays per policy
+	// (DefaultRecheckEpisodes).
+	RecheckEpisodes int
 	// ValEvery, when positive, validates the current policy also every
 	// ValEvery environment steps between the evaluations (after an
 	// iteration that crosses a multiple of it and has no evaluation): a
@@ -267,6 +280,8 @@ const (
 	DefaultRestartAfter  = 0.25
 	DefaultRestartMargin = 0.1
 	DefaultRestarts      = 2
+	// DefaultRecheckEpisodes is RecheckEpisodes's default.
+	DefaultRecheckEpisodes = 100
 )
 
 // ValidationSeed returns the first validation-episode seed: ValSeed, or
@@ -665,7 +680,7 @@ func Base(envID, method string) Config {
 		ClipCoef: 0.1, RewardScale: 1, LogitScaleEnd: 1, PolishRule: PolishEpisodes, WeightDecay: 1e-4, Depth: 7,
 		CriticWidth: 256, CriticLayers: 2, Critic: CriticMLP, Temperature: 1,
 		EvalFreq: 50_000, EvalEpisodes: 5, TestSeed: 123456, Workers: 1,
-		AccumMode: AccumAuto, ValSeed: -1, ValEpisodes: DefaultValEpisodes,
+		AccumMode: AccumAuto, ValSeed: -1, ValEpisodes: DefaultValEpisodes, RecheckEpisodes: DefaultRecheckEpisodes,
 		RestartAfter: DefaultRestartAfter, RestartMargin: DefaultRestartMargin, Restarts: DefaultRestarts,
 		PlateauPatience: intendedPlateau.Patience, PlateauFactor: intendedPlateau.Factor,
 	}
@@ -810,12 +825,15 @@ func (c *Config) disjointSeeds() error {
 	if n < 1 {
 		return nil
 	}
+	if c.Recheck > 0 {
+		v += c.RecheckEpisodes // the recheck's episodes follow the validation's
+	}
 	s, key := c.ValidationSeed(), "seed"
 	if c.ValSeed >= 0 {
 		key = "val_seed"
 	}
 	if s < c.TestSeed+n && c.TestSeed < s+v {
-		return fmt.Errorf("%s %d: the validation episodes (seeds %d…%d) overlap the test episodes (seeds %d…%d); choose a %s outside %d…%d or another test_seed",
+		return fmt.Errorf("%s %d: the validation (and recheck) episodes (seeds %d…%d) overlap the test episodes (seeds %d…%d); choose a %s outside %d…%d or another test_seed",
 			key, s, s, s+v-1, c.TestSeed, c.TestSeed+n-1, key, c.TestSeed-v+1, c.TestSeed+n-1)
 	}
 	return nil
@@ -929,6 +947,10 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.PolishRule }).Note(sympolNote(func(c *Config) any { return &c.PolishRule })),
 	option.BoolOpt("polish_splits", "false", "with polish, when no leaf move is kept, also try moving the split (feature and threshold) of a node the validation episodes reach, then repolish the reached leaves; kept whole under polish_rule (discrete tree actors; a continuous tree's splits stay)",
 		func(c *Config) any { return &c.PolishSplits }).Note(sympolNote(func(c *Config) any { return &c.PolishSplits })),
+	option.IntOpt("recheck", "0", 0, option.Unbounded, "keep the last this many best-validation policies and, at the final evaluation, deliver the one with the highest mean on recheck_episodes episodes of their own (seeds after the validation episodes'), before any polish; the training is unchanged; 0: off",
+		func(c *Config) any { return &c.Recheck }),
+	option.IntOpt("recheck_episodes", strconv.Itoa(DefaultRecheckEpisodes), 1, option.Unbounded, "episodes per policy for recheck",
+		func(c *Config) any { return &c.RecheckEpisodes }),
 	option.IntOpt("val_every", "0", 0, option.Unbounded, "also validate every this many steps between evaluations, for the delivered-policy choice only (no plateau step, no restart check, no test; the training is unchanged); 0: never",
 		func(c *Config) any { return &c.ValEvery }),
 	option.IntOpt("eval_freq", "50000", 1, option.Unbounded, "environment steps between evaluations", func(c *Config) any { return &c.EvalFreq }),

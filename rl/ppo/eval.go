@@ -170,6 +170,11 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 				return rec, err
 			}
 			if t.best != nil {
+				if cfg.Recheck > 0 && t.best.info.Recheck == nil {
+					if err := t.recheck(); err != nil {
+						return rec, err
+					}
+				}
 				if cfg.Polish && t.best.info.Polish == nil {
 					p, err := t.polish(t.best.actor)
 					if err != nil {

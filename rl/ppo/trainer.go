@@ -91,11 +91,12 @@ type Trainer struct {
 	evalSec      float64
 	at           attempt // the current training attempt (restarts)
 	history      []EvalRecord
-	looks        []Look      // validations between evaluations (Config.ValEvery)
-	restarts     []Restart   // the run's restarts, oldest first (len = at.n)
-	diverged     *Divergence // the divergence that ended the run; nil while it has not
-	best         *bestState  // best-validation policy (see Best); nil while there is none
-	recent       []float64   // ring of recent episode returns
+	looks        []Look       // validations between evaluations (Config.ValEvery)
+	restarts     []Restart    // the run's restarts, oldest first (len = at.n)
+	diverged     *Divergence  // the divergence that ended the run; nil while it has not
+	best         *bestState   // best-validation policy (see Best); nil while there is none
+	cands        []*bestState // the last Config.Recheck best-validation policies, oldest first
+	recent       []float64    // ring of recent episode returns
 	recentN      int
 	episodes     int
 
