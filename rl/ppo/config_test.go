@@ -179,6 +179,9 @@ func TestPresetOverrides(t *testing.T) {
 	if lg, _ := Preset("MiniGrid-LavaGapS7-v0", MethodSYMPOL); lg.LRSplitIndex != 0.00131764 || lg.LRSplitValues != 0.000291911 || lg.Gamma != 0.95 || !lg.Polish || !lg.PolishSplits || lg.EntCoef != sympolBest["minigrid_lavagaps7"].ent {
 		t.Errorf("LavaGapS7's SYMPOL split-index rate %v, split-threshold rate %v, gamma %v, polish %v, polish_splits %v, ent_coef %v; want 0.00131764, 0.000291911, 0.95, true, true and the thesis's %v", lg.LRSplitIndex, lg.LRSplitValues, lg.Gamma, lg.Polish, lg.PolishSplits, lg.EntCoef, sympolBest["minigrid_lavagaps7"].ent)
 	}
+	if ll, _ := Preset("LunarLander-v2", MethodSYMPOL); ll.Recheck != 5 || ll.RecheckEpisodes != DefaultRecheckEpisodes || ll.Polish {
+		t.Errorf("LunarLander's SYMPOL recheck %d on %d episodes, polish %v; want 5 on %d, false", ll.Recheck, ll.RecheckEpisodes, ll.Polish, DefaultRecheckEpisodes)
+	}
 	if pd, _ := Preset("Pendulum-v1", MethodSYMPOL); !pd.Polish || pd.PolishRule != PolishPaired || pd.PolishSplits {
 		t.Errorf("Pendulum's SYMPOL polish %v, polish_rule %q, polish_splits %v; want true, paired, false", pd.Polish, pd.PolishRule, pd.PolishSplits)
 	}
