@@ -465,8 +465,8 @@ func lossWeighted(a, b []float64) float64 {
 	return j
 }
 
-// polishGrid is the number of intervals of the action range whose ends a
-// continuous leaf's mean is tried at.
+// polishGrid is the number of equal intervals the action range is cut
+// into; a continuous leaf's mean is tried at their polishGrid+1 ends.
 const polishGrid = 8
 
 // means polishes a continuous tree's leaf means: a pass tries, for every
@@ -493,6 +493,7 @@ func (q *polisher) means() error {
 				now := min(max(cur, lo), hi)
 				var top []float64
 				var topV float32
+				topM := math.Inf(-1)
 				for j := 0; j <= polishGrid; j++ {
 					x := lo + (hi-lo)*float32(j)/polishGrid
 					if x == now {
@@ -504,8 +505,8 @@ func (q *polisher) means() error {
 					if err != nil {
 						return err
 					}
-					if top == nil || metrics.Mean(s) > metrics.Mean(top) {
-						top, topV = s, x
+					if m := metrics.Mean(s); top == nil || m > topM {
+						top, topV, topM = s, x, m
 					}
 				}
 				if top != nil && q.accept(top, 1, 0) {
