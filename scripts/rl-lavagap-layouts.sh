@@ -20,7 +20,7 @@ line=""
 for ls in 21:142 22:155 23:154 24:144 25:147 31:150 32:250 33:359 34:145 35:158 41:156 42:152 43:143 44:257 45:146; do
 	l=${ls%%:*} s=${ls#*:}
 	r=$("$gdt" rl eval "$dir" --episodes 1 --seed "$s" --json "$@" |
-		python3 -c 'import json, sys; print("%.2f" % json.load(sys.stdin)["test_return"])')
+		python3 -c 'import json, sys; print("%.4f" % json.load(sys.stdin)["test_return"])')
 	line="$line $l:$r"
 done
 echo "$dir $*:$line"

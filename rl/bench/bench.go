@@ -73,6 +73,13 @@ type Row struct {
 	// exist, so ValReturn and TestReturn are NaN and the episode lists
 	// empty.
 	DivergedStep int
+	// Recheck is the best-validation policy's recheck record (ppo.Recheck,
+	// with the recheck option): each kept policy's step, mean return and
+	// standard deviation on the recheck episodes, so that a study can
+	// replay other choices among them, paired with the curve's test
+	// returns at the same steps. nil without a recheck and in files
+	// written before the column.
+	Recheck *ppo.Recheck
 }
 
 // Delivered returns the mean test return of the policy the training

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/gdt-ml/gdt/interpret"
 	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/distill"
@@ -354,22 +356,24 @@ func TestCheckpointResume(t *testing.T) {
 }
 
 // TestCSVBestColumns checks that the best-validation columns, the
-// restart count and reasons and the divergence step come last and survive
-// a round trip, and that a file written before they existed (its header
-// and rows end at "error") still reads, as rows without a best.
+// restart count and reasons, the divergence step and the recheck come last
+// and survive a round trip, and that a file written before they existed
+// (its header and rows end at "error") still reads, as rows without a
+// best.
 func TestCSVBestColumns(t *testing.T) {
-	if n := len(Header); !slices.Equal(Header[n-6:], []string{"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step"}) {
-		t.Fatalf("header ends %v", Header[n-6:])
+	if n := len(Header); !slices.Equal(Header[n-7:], []string{"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step", "recheck"}) {
+		t.Fatalf("header ends %v", Header[n-7:])
 	}
 	rows := sampleRows()
 	rows[0].BestValReturn, rows[0].BestTestReturn, rows[0].BestStep, rows[0].Restarts = 480.5, 500, 2048, 2
 	rows[0].RestartReasons, rows[0].DivergedStep = []string{ppo.RestartNotLearned, ppo.RestartDiverged}, 4096
+	rows[0].Recheck = &ppo.Recheck{Steps: []int{1024, 2048}, Returns: []float64{-80.5, -75}, SDs: []float64{40, 38.25}}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(buf.String(), "\n")
-	if !strings.HasSuffix(lines[1], ",480.5,500,2048,2,not learned;diverged,4096") || !strings.HasSuffix(lines[2], ",,,,0,,") {
+	if !strings.HasSuffix(lines[1], ",480.5,500,2048,2,not learned;diverged,4096,1024 -80.5 40;2048 -75 38.25") || !strings.HasSuffix(lines[2], ",,,,0,,,") {
 		t.Errorf("rows end %q and %q", lines[1], lines[2])
 	}
 	back, err := ReadCSV(&buf, "r.csv")
@@ -380,8 +384,17 @@ func TestCSVBestColumns(t *testing.T) {
 		!slices.Equal(b.RestartReasons, rows[0].RestartReasons) || b.DivergedStep != 4096 {
 		t.Errorf("read back best (%v, %v, %d), restarts %d %v, diverged at %d", b.BestValReturn, b.BestTestReturn, b.BestStep, b.Restarts, b.RestartReasons, b.DivergedStep)
 	}
-	if b := back[1]; b.RestartReasons != nil || b.DivergedStep != 0 {
-		t.Errorf("row without restarts read as %v, diverged at %d", b.RestartReasons, b.DivergedStep)
+	if diff := cmp.Diff(rows[0].Recheck, back[0].Recheck); diff != "" {
+		t.Errorf("recheck read back (-want +got):\n%s", diff)
+	}
+	if b := back[1]; b.RestartReasons != nil || b.DivergedStep != 0 || b.Recheck != nil {
+		t.Errorf("row without restarts read as %v, diverged at %d, recheck %v", b.RestartReasons, b.DivergedStep, b.Recheck)
+	}
+	for _, r := range []string{"1024 -80.5", "x -80.5 40", "1024 -80.5 y"} {
+		odd := strings.Replace(strings.Join(lines, "\n"), "1024 -80.5 40", r, 1)
+		if _, err := ReadCSV(strings.NewReader(odd), "odd.csv"); err == nil || !strings.Contains(err.Error(), "recheck") {
+			t.Errorf("recheck %q: %v", r, err)
+		}
 	}
 	bad := strings.Replace(strings.Join(lines, "\n"), "not learned;diverged", "bored", 1)
 	if _, err := ReadCSV(strings.NewReader(bad), "bad.csv"); err == nil || !strings.Contains(err.Error(), "restart_reasons") {
@@ -417,7 +430,7 @@ func TestCSVBestColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := recs[1]; len(l) != len(Header) || l[len(l)-6]+l[len(l)-5]+l[len(l)-4] != "" || l[len(l)-3] != "0" || l[len(l)-2]+l[len(l)-1] != "" {
+	if l := recs[1]; len(l) != len(Header) || l[len(l)-7]+l[len(l)-6]+l[len(l)-5] != "" || l[len(l)-4] != "0" || l[len(l)-3]+l[len(l)-2]+l[len(l)-1] != "" {
 		t.Errorf("rewritten old row %q", l)
 	}
 }

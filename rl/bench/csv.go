@@ -30,10 +30,13 @@ import (
 // diverged_step, when not empty, is the step at which the training
 // diverged with no restart left and ended (Row.DivergedStep): the row is
 // no error; its final policy does not exist (val_return and test_return
-// "nan") and its delivered one is the best-validation policy.
+// "nan") and its delivered one is the best-validation policy. recheck,
+// with the recheck option, holds the rechecked policies ("step mean sd"
+// per policy, ";"-separated, oldest first; Row.Recheck), empty otherwise
+// and in older files.
 var Header = []string{"env", "method", "seed", "steps", "val_return", "test_return", "tree_nodes", "seconds",
 	"algorithm", "profile", "variant", "trained_steps", "val_episodes", "test_episodes", "curve", "error",
-	"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step"}
+	"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step", "recheck"}
 
 func fmtFloat(v float64) string {
 	if math.IsNaN(v) {
@@ -46,6 +49,21 @@ func fmtList(x []float64) string {
 	s := make([]string, len(x))
 	for i, v := range x {
 		s[i] = fmtFloat(v)
+	}
+	return strings.Join(s, ";")
+}
+
+func fmtRecheck(r *ppo.Recheck) string {
+	if r == nil {
+		return ""
+	}
+	s := make([]string, len(r.Steps))
+	for i, step := range r.Steps {
+		sd := math.NaN()
+		if i < len(r.SDs) {
+			sd = r.SDs[i]
+		}
+		s[i] = strconv.Itoa(step) + " " + fmtFloat(r.Returns[i]) + " " + fmtFloat(sd)
 	}
 	return strings.Join(s, ";")
 }
@@ -72,7 +90,7 @@ func record(r Row) []string {
 		fmtFloat(r.TestReturn), strconv.Itoa(r.TreeNodes), strconv.FormatFloat(r.Seconds, 'f', 3, 64),
 		r.Algorithm, r.Profile, r.Variant, strconv.Itoa(r.TrainedSteps), fmtList(r.ValEpisodes),
 		fmtList(r.TestEpisodes), fmtCurve(r.Curve), r.Err, bestVal, bestTest, bestStep, strconv.Itoa(r.Restarts),
-		strings.Join(r.RestartReasons, ";"), diverged}
+		strings.Join(r.RestartReasons, ";"), diverged, fmtRecheck(r.Recheck)}
 }
 
 // WriteCSV writes rows with a header line.
@@ -191,6 +209,27 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 					}
 				}
 				row.Curve = append(row.Curve, pt)
+			}
+		}
+		if s := get("recheck"); s != "" {
+			row.Recheck = &ppo.Recheck{}
+			for _, p := range strings.Split(s, ";") {
+				f := strings.Fields(p)
+				if len(f) != 3 {
+					return nil, bad("recheck", "policies of 3 numbers (step mean sd)", p)
+				}
+				step, err := strconv.Atoi(f[0])
+				if err != nil || step < 0 {
+					return nil, bad("recheck", "a step", f[0])
+				}
+				var m, sd float64
+				for i, v := range []*float64{&m, &sd} {
+					if *v, err = strconv.ParseFloat(f[i+1], 64); err != nil {
+						return nil, bad("recheck", "a number", f[i+1])
+					}
+				}
+				r := row.Recheck
+				r.Steps, r.Returns, r.SDs = append(r.Steps, step), append(r.Returns, m), append(r.SDs, sd)
 			}
 		}
 		if row.Algorithm == "" {

@@ -334,6 +334,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 func bestOf(tr *ppo.Trainer, r *Row) {
 	if b, ok := tr.Best(); ok {
 		r.BestStep, r.BestValReturn, r.BestTestReturn = b.Step, b.Validation, metrics.Mean(b.Test)
+		r.Recheck = b.Recheck
 	}
 	r.Restarts = tr.Attempt()
 	for _, x := range tr.Restarts() {

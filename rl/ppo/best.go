@@ -34,12 +34,14 @@ type BestPolicy struct {
 }
 
 // Recheck records a recheck (Config.Recheck): the steps of the
-// best-validation policies kept, oldest first, and each one's mean return
-// on the recheck episodes; the delivered policy is the highest (the later
-// on a tie).
+// best-validation policies kept, oldest first, each one's mean return on
+// the recheck episodes and the standard deviation of those returns (SDs;
+// nil in records written before it); the delivered policy is the highest
+// (the later on a tie).
 type Recheck struct {
 	Steps   []int     `json:"steps"`
 	Returns []float64 `json:"returns"`
+	SDs     []float64 `json:"sds,omitempty"`
 }
 
 // bestState is a trainer's best-validation policy: its record and a
@@ -175,7 +177,7 @@ func (t *Trainer) recheck() error {
 			return err
 		}
 		m := metrics.Mean(ret)
-		r.Steps, r.Returns = append(r.Steps, c.info.Step), append(r.Returns, m)
+		r.Steps, r.Returns, r.SDs = append(r.Steps, c.info.Step), append(r.Returns, m), append(r.SDs, selectionSD(ret))
 		if m >= top {
 			pick, top = c, m
 		}

@@ -42,8 +42,8 @@ func TestRecheck(t *testing.T) {
 	}
 	r := b.Recheck
 	t.Logf("recheck %+v, delivered step %d", r, b.Step)
-	if n := len(r.Steps); n < 1 || n > 3 || n != len(r.Returns) || n != len(tr.cands) {
-		t.Fatalf("recheck %+v with %d candidates kept: want 1…3 policies, one return each", r, len(tr.cands))
+	if n := len(r.Steps); n < 1 || n > 3 || n != len(r.Returns) || n != len(r.SDs) || n != len(tr.cands) {
+		t.Fatalf("recheck %+v with %d candidates kept: want 1…3 policies, one return and one SD each", r, len(tr.cands))
 	}
 	pick := 0
 	for i, m := range r.Returns {
@@ -54,8 +54,8 @@ func TestRecheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Steps[i] != tr.cands[i].info.Step || metrics.Mean(want) != m {
-			t.Errorf("candidate %d: recorded step %d return %v, replays step %d return %v", i, r.Steps[i], m, tr.cands[i].info.Step, metrics.Mean(want))
+		if r.Steps[i] != tr.cands[i].info.Step || metrics.Mean(want) != m || selectionSD(want) != r.SDs[i] {
+			t.Errorf("candidate %d: recorded step %d return %v sd %v, replays step %d return %v sd %v", i, r.Steps[i], m, r.SDs[i], tr.cands[i].info.Step, metrics.Mean(want), selectionSD(want))
 		}
 	}
 	if b.Step != r.Steps[pick] {
