@@ -224,6 +224,11 @@ type Config struct {
 	// critic as the first attempt (InitSeed) and differs from it only in
 	// its training seed.
 	RestartFreshInit bool
+	// RestartCriticScale (0 or 1: none) multiplies the critic's learning
+	// rate in every attempt after the first: a training that stalled
+	// restarts with a faster critic while one that learned keeps the
+	// preset's.
+	RestartCriticScale float64
 	// PlateauPatience and PlateauFactor shape reduce_lr's plateau rule
 	// (the thesis's intent, optim.SYMPOLIntendedPlateau): the actor's
 	// learning rates are multiplied by PlateauFactor when the validation
@@ -986,6 +991,8 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.Restarts }).Note(sympolNote(func(c *Config) any { return &c.Restarts })),
 	option.BoolOpt("restart_fresh_init", "false", "a restart starts from its own initial networks (init seed derived from the attempt's training seed and init_seed) rather than the first attempt's",
 		func(c *Config) any { return &c.RestartFreshInit }),
+	option.FloatOpt("restart_critic_scale", "1", 0, option.Unbounded, "a restart trains its critic at this multiple of learning_rate_critic (the first attempt at learning_rate_critic itself; 0 or 1: no change)",
+		func(c *Config) any { return &c.RestartCriticScale }),
 	option.IntOpt("plateau_patience", fmt.Sprint(intendedPlateau.Patience), 1, option.Unbounded, "reduce_lr: evaluations without a better validation return before the actor's learning rates are multiplied by plateau_factor",
 		func(c *Config) any { return &c.PlateauPatience }),
 	option.FloatOpt("plateau_factor", fmt.Sprint(intendedPlateau.Factor), 0, 1, "reduce_lr: the multiplier of the actor's learning rates per plateau",

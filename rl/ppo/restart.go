@@ -51,6 +51,9 @@ func (t *Trainer) attemptConfig(n, start int) Config {
 		if c.RestartFreshInit {
 			c.InitSeed = int(streamSeed(c.Seed, t.cfg.InitSeed, 5))
 		}
+		if c.RestartCriticScale > 0 {
+			c.LRCritic *= c.RestartCriticScale
+		}
 	}
 	return c
 }

@@ -292,3 +292,40 @@ func TestRestartFreshInit(t *testing.T) {
 		t.Error("restart_fresh_init: a second run with the same seeds starts its restarts from other parameters")
 	}
 }
+
+// TestRestartCriticScale checks that restart_critic_scale leaves the first
+// attempt's training as it is and trains the critic of every later
+// attempt at the scaled rate.
+func TestRestartCriticScale(t *testing.T) {
+	critic := func(scale float64, restarts int) []float32 {
+		cfg := frozenCartPole(t)
+		cfg.RestartCriticScale, cfg.Restarts = scale, restarts
+		tr, err := New(cfg, testNets{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := tr.attemptConfig(0, 0); c.LRCritic != cfg.LRCritic {
+			t.Errorf("scale %v: the first attempt's critic rate %v, want %v", scale, c.LRCritic, cfg.LRCritic)
+		}
+		if c := tr.attemptConfig(1, 0); scale > 0 && c.LRCritic != cfg.LRCritic*scale {
+			t.Errorf("scale %v: a restart's critic rate %v, want %v", scale, c.LRCritic, cfg.LRCritic*scale)
+		}
+		if err := tr.Run(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if tr.Attempt() != restarts {
+			t.Fatalf("scale %v: %d restarts, want %d", scale, tr.Attempt(), restarts)
+		}
+		var v []float32
+		for _, x := range tr.critic.Tensors() {
+			v = append(v, x.Value...)
+		}
+		return v
+	}
+	if !slices.Equal(critic(1, 0), critic(3, 0)) {
+		t.Error("without a restart the scale changed the training")
+	}
+	if slices.Equal(critic(1, 2), critic(3, 2)) {
+		t.Error("after two restarts the critic is the same under scale 3 as under 1")
+	}
+}
