@@ -120,14 +120,14 @@ func (t *Trainer) prepareBest(a policy.Actor) {
 	a.Changed()
 }
 
-// trackBest makes the current actor the best-validation policy when the
-// validation return val (EvalRecord.Selection) of the evaluation being
+// trackBest makes a copy of judged, the actor just validated (see
+// Trainer.judged), the best-validation policy when the validation return val (EvalRecord.Selection) of the evaluation being
 // recorded is at least that of every earlier evaluation in the history and
 // every earlier look (Config.ValEvery), of every attempt (ties go to the
 // later one) (so a run
 // resumed from a checkpoint without a best never names a policy worse than
 // an earlier evaluation). It touches no random stream or training state.
-func (t *Trainer) trackBest(val float64) error {
+func (t *Trainer) trackBest(judged policy.Actor, val float64) error {
 	for _, r := range t.history {
 		if !(val >= r.Selection) {
 			return nil
@@ -138,7 +138,7 @@ func (t *Trainer) trackBest(val float64) error {
 			return nil
 		}
 	}
-	a, err := t.copyActor(t.actor)
+	a, err := t.copyActor(judged)
 	if err != nil {
 		return err
 	}

@@ -175,13 +175,13 @@ func TestBestTieGoesToLater(t *testing.T) {
 		top = max(top, r.Selection)
 	}
 	tr.global++ // a later evaluation of the same actor
-	if err := tr.trackBest(math.Nextafter(top, math.Inf(-1))); err != nil {
+	if err := tr.trackBest(tr.actor, math.Nextafter(top, math.Inf(-1))); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := tr.Best(); b.Step != before.Step {
 		t.Fatalf("a later evaluation validating worse (%v < %v) became the best: step %d, was %d", math.Nextafter(top, math.Inf(-1)), top, b.Step, before.Step)
 	}
-	if err := tr.trackBest(top); err != nil {
+	if err := tr.trackBest(tr.actor, top); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := tr.Best(); b.Step != tr.global || b.Validation != top {

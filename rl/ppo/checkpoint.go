@@ -46,6 +46,9 @@ type checkpoint struct {
 	// Candidates are the policies Config.Recheck keeps, oldest first; nil
 	// in older files and without recheck.
 	Candidates []checkpointBest
+	// Average is the attempt's averaged actor (Config.EvalAverage); nil
+	// without one.
+	Average map[string][]float32
 	// The current training attempt (Trainer.Attempt; zero before version 2).
 	Attempt                              int
 	AttemptStep, AttemptIter, AttemptRec int
@@ -135,6 +138,9 @@ func (t *Trainer) Save(path string) error {
 		ActorOpt: t.aOpt.State(), CriticOpt: t.cOpt.State(), Plateau: t.plat.State(),
 		Attempt: t.at.n, AttemptStep: t.at.step, AttemptIter: t.at.iter, AttemptRec: t.at.rec, AttemptJudged: t.at.judged,
 		AttemptBestTrain: t.at.bestTrain, Envs: &envs, RestartLog: t.restarts, Diverged: t.diverged,
+	}
+	if t.avg != nil {
+		ck.Average = tensorMap(t.avg.Tensors())
 	}
 	if b := t.best; b != nil {
 		s := b.saved()
@@ -233,6 +239,20 @@ func load(r io.Reader, path string, nets Builder, modify func(*Config) error) (*
 	}
 	if err := loadTensors("critic", t.critic.Tensors(), ck.Critic); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if ck.Average != nil {
+		if cfg.EvalAverage <= 0 {
+			return nil, fmt.Errorf("%s: an averaged actor without eval_average", path)
+		}
+		a, err := t.newActor()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if err := loadTensors("averaged actor", a.Tensors(), ck.Average); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		t.prepareBest(a)
+		t.avg = a
 	}
 	t.actor.Changed()
 	t.critic.Changed()
@@ -371,6 +391,9 @@ func readCheckpoint(r io.Reader) (ck *checkpoint, err error) {
 			return nil, err
 		}
 		if err := finiteTensors("critic", ck.Critic); err != nil {
+			return nil, err
+		}
+		if err := finiteTensors("averaged actor", ck.Average); err != nil {
 			return nil, err
 		}
 		for _, o := range []struct {

@@ -183,6 +183,17 @@ type Config struct {
 	// restart rule or enter the history, so the training is the same with
 	// or without it. 0 (the default): only the thesis's evaluations.
 	ValEvery int
+	// EvalAverage, when positive, makes every evaluation (and look) judge
+	// an average of the actor's parameters rather than the parameters as
+	// they stand: an exponential moving average over the attempt's
+	// iterations in which an iteration of n environment steps moves the
+	// average by 1 − exp(−n/EvalAverage) of the way to the current
+	// parameters (so it spans about EvalAverage recent steps). The
+	// validation, the test, the plateau, the restart rule and the
+	// best-validation policy then see the averaged actor; the training
+	// updates the current one as before, and the final policy is the
+	// current one. 0 (the default): the current parameters.
+	EvalAverage int
 	// ValEpisodes is the number of validation episodes (seeds
 	// ValidationSeed()+0…) behind the delivered-policy choice and the
 	// restart rule, at least EvalEpisodes: the plateau scheduler and the
@@ -970,6 +981,8 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.RecheckEpisodes }),
 	option.IntOpt("val_every", "0", 0, option.Unbounded, "also validate every this many steps between evaluations, for the delivered-policy choice only (no plateau step, no restart check, no test; the training is unchanged); 0: never",
 		func(c *Config) any { return &c.ValEvery }),
+	option.IntOpt("eval_average", "0", 0, option.Unbounded, "evaluations judge the actor's parameters averaged over about this many recent environment steps of the attempt (an exponential moving average; the training and the final policy are the current parameters); 0: the current parameters",
+		func(c *Config) any { return &c.EvalAverage }),
 	option.IntOpt("eval_freq", "50000", 1, option.Unbounded, "environment steps between evaluations", func(c *Config) any { return &c.EvalFreq }),
 	option.IntOpt("n_eval_episodes", "5", 0, option.Unbounded, "episodes per evaluation", func(c *Config) any { return &c.EvalEpisodes }),
 	option.IntOpt("test_seed", "123456", 0, option.Unbounded, "first test-episode seed", func(c *Config) any { return &c.TestSeed }),

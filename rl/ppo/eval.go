@@ -2,6 +2,7 @@ package ppo
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/gdt-ml/gdt/interpret"
@@ -146,7 +147,8 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	cfg := t.cfg
 	rec := EvalRecord{Iteration: t.iter, Step: t.global, LRScale: t.plat.Scale(), Attempt: t.at.n}
 	if cfg.EvalEpisodes > 0 {
-		val, err := t.validate(t.actor, nil)
+		a := t.judged()
+		val, err := t.validate(a, nil)
 		if err != nil {
 			return rec, err
 		}
@@ -162,11 +164,11 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 			}
 			rec.LRScale = t.plat.Scale()
 		}
-		if err := t.trackBest(rec.Selection); err != nil {
+		if err := t.trackBest(a, rec.Selection); err != nil {
 			return rec, err
 		}
 		if test {
-			if rec.Test, err = Returns(t.maker, cfg.TestSeed, cfg.EvalEpisodes, t.actor, nil); err != nil {
+			if rec.Test, err = Returns(t.maker, cfg.TestSeed, cfg.EvalEpisodes, a, nil); err != nil {
 				return rec, err
 			}
 			if t.best != nil {
@@ -190,6 +192,41 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	}
 	t.history = append(t.history, rec)
 	return rec, nil
+}
+
+// judged returns the actor an evaluation or look judges: the averaged
+// actor with Config.EvalAverage (once the attempt has updated), else the
+// current one.
+func (t *Trainer) judged() policy.Actor {
+	if t.avg != nil {
+		return t.avg
+	}
+	return t.actor
+}
+
+// average moves the averaged actor (Config.EvalAverage) towards the
+// current parameters after an iteration of n environment steps; the first
+// call of an attempt starts it at them.
+func (t *Trainer) average(n int) error {
+	h := t.cfg.EvalAverage
+	if h <= 0 {
+		return nil
+	}
+	if t.avg == nil {
+		a, err := t.copyActor(t.actor)
+		t.avg = a
+		return err
+	}
+	w := float32(-math.Expm1(-float64(n) / float64(h)))
+	dst := t.avg.Tensors()
+	for i, x := range t.actor.Tensors() {
+		d := dst[i].Value
+		for k, v := range x.Value {
+			d[k] += w * (v - d[k])
+		}
+	}
+	t.avg.Changed()
+	return nil
 }
 
 // Look is a validation between evaluations (Config.ValEvery): the policy
@@ -232,12 +269,13 @@ func (t *Trainer) look() error {
 	}
 	start := time.Now()
 	defer func() { t.evalSec += time.Since(start).Seconds() }()
-	val, err := t.validate(t.actor, nil)
+	a := t.judged()
+	val, err := t.validate(a, nil)
 	if err != nil {
 		return err
 	}
 	sel := metrics.Mean(val)
-	if err := t.trackBest(sel); err != nil {
+	if err := t.trackBest(a, sel); err != nil {
 		return err
 	}
 	t.looks = append(t.looks, Look{Step: t.global, Selection: sel, Attempt: t.at.n})

@@ -27,13 +27,15 @@ func TestResumeIdentical(t *testing.T) {
 		iters, evalFreq int
 		restart         bool // a restart (attempt 1) before the save
 		valEvery        int  // val_every: looks between the evaluations
+		average         int  // eval_average
 	}{
-		{"CartPole-v1", 32, 2, 5, 256, false, 0},
-		{"LunarLander-v2", 64, 2, 4, 512, false, 0},
-		{"MiniGrid-DoorKey-5x5-v0", 32, 3, 5, 256, false, 0},
-		{"Acrobot-v1", 64, 2, 4, 512, false, 0},
-		{"CartPole-v1", 32, 4, 7, 256, true, 0},
-		{"CartPole-v1", 32, 4, 9, 1000, false, 200},
+		{"CartPole-v1", 32, 2, 5, 256, false, 0, 0},
+		{"LunarLander-v2", 64, 2, 4, 512, false, 0, 0},
+		{"MiniGrid-DoorKey-5x5-v0", 32, 3, 5, 256, false, 0, 0},
+		{"Acrobot-v1", 64, 2, 4, 512, false, 0, 0},
+		{"CartPole-v1", 32, 4, 7, 256, true, 0, 0},
+		{"CartPole-v1", 32, 4, 9, 1000, false, 200, 0},
+		{"CartPole-v1", 32, 3, 7, 256, true, 0, 500},
 	} {
 		name := c.env
 		if c.restart {
@@ -41,6 +43,9 @@ func TestResumeIdentical(t *testing.T) {
 		}
 		if c.valEvery > 0 {
 			name += " with looks"
+		}
+		if c.average > 0 {
+			name += " averaged"
 		}
 		t.Run(name, func(t *testing.T) {
 			cfg, err := Preset(c.env, MethodSYMPOL)
@@ -51,7 +56,7 @@ func TestResumeIdentical(t *testing.T) {
 			cfg.DynamicBuffer, cfg.Restarts = false, 0
 			cfg.TotalSteps = c.iters * c.nSteps * cfg.NEnvs
 			cfg.EvalFreq, cfg.EvalEpisodes, cfg.ValEpisodes = c.evalFreq, 1, 2
-			cfg.ValEvery = c.valEvery
+			cfg.ValEvery, cfg.EvalAverage = c.valEvery, c.average
 			if c.restart { // restart at the first evaluation, whatever it shows
 				cfg.Restarts, cfg.RestartAfter, cfg.RestartMargin = 1, 0.05, 2
 			}
@@ -145,6 +150,9 @@ func trainerDiff(a, b *Trainer) string {
 		if !sameBits32(n.x, n.y) {
 			return n.name + " parameters"
 		}
+	}
+	if (a.avg == nil) != (b.avg == nil) || a.avg != nil && !sameBits32(flat(a.avg.Tensors()), flat(b.avg.Tensors())) {
+		return "averaged actor"
 	}
 	if !sameGob(a.aOpt.State(), b.aOpt.State()) || !sameGob(a.cOpt.State(), b.cOpt.State()) {
 		return "optimiser states"

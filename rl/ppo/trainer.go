@@ -96,6 +96,7 @@ type Trainer struct {
 	diverged     *Divergence  // the divergence that ended the run; nil while it has not
 	best         *bestState   // best-validation policy (see Best); nil while there is none
 	cands        []*bestState // the last Config.Recheck best-validation policies, oldest first
+	avg          policy.Actor // the attempt's averaged actor (Config.EvalAverage); nil before its first update
 	recent       []float64    // ring of recent episode returns
 	recentN      int
 	episodes     int
@@ -403,6 +404,11 @@ func (t *Trainer) Iterate() (Progress, error) {
 		return Progress{}, err
 	}
 	div := t.nonFinite()
+	if div == nil {
+		if err := t.average(T * t.E); err != nil {
+			return Progress{}, err
+		}
+	}
 	el := time.Since(start).Seconds()
 	t.trainSec += el
 	p := Progress{Iteration: t.iter, Step: t.global, Total: cfg.TotalSteps, Episodes: t.episodes, RecentReturn: t.recentMean()}
