@@ -212,7 +212,7 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 			Selection: p.Eval.Selection, Test: math.NaN(), SelectionSD: p.Eval.SelectionSD}
 		// The evaluated actor: at a restart the attempt's last one, which
 		// the new attempt's replaced.
-		evaluated := tr.Actor()
+		evaluated := tr.Judged()
 		if p.Restarted && p.LastActor != nil {
 			evaluated = p.LastActor
 		}

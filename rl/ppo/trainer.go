@@ -34,9 +34,9 @@ type Progress struct {
 	// best-validation policy (Trainer.Diverged).
 	Diverged *Divergence
 	// LastActor, with Restarted after an evaluation (not a divergence), is
-	// the attempt's last actor, the one the evaluation judged, which the
-	// restart replaced (for studies: the trainer's Actor is already the new
-	// attempt's). The training no longer uses it.
+	// the actor the attempt's last evaluation judged (Trainer.Judged),
+	// which the restart replaced (for studies: the trainer's Actor is
+	// already the new attempt's). The training no longer uses it.
 	LastActor policy.Actor
 	Attempt   int
 }
@@ -315,6 +315,10 @@ func (t *Trainer) Spec() env.Spec { return t.spec }
 // Actor returns the policy being trained.
 func (t *Trainer) Actor() policy.Actor { return t.actor }
 
+// Judged returns the policy evaluations judge: the averaged actor with
+// Config.EvalAverage (once the attempt has updated), else Actor.
+func (t *Trainer) Judged() policy.Actor { return t.judged() }
+
 // Step returns the number of environment steps taken so far.
 func (t *Trainer) Step() int { return t.global }
 
@@ -425,7 +429,7 @@ func (t *Trainer) Iterate() (Progress, error) {
 		}
 		p.Eval = &rec
 		if t.restartDue() {
-			p.LastActor = t.actor
+			p.LastActor = t.judged()
 			if err := t.restart(RestartNotLearned); err != nil {
 				return p, err
 			}
