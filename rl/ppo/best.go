@@ -121,7 +121,7 @@ func (t *Trainer) prepareBest(a policy.Actor) {
 }
 
 // trackBest makes a copy of judged, the actor just validated (see
-// Trainer.judged), the best-validation policy when the validation return val (EvalRecord.Selection) of the evaluation being
+// Trainer.Judged), the best-validation policy when the validation return val (EvalRecord.Selection) of the evaluation being
 // recorded is at least that of every earlier evaluation in the history and
 // every earlier look (Config.ValEvery), of every attempt (ties go to the
 // later one) (so a run

@@ -147,7 +147,7 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	cfg := t.cfg
 	rec := EvalRecord{Iteration: t.iter, Step: t.global, LRScale: t.plat.Scale(), Attempt: t.at.n}
 	if cfg.EvalEpisodes > 0 {
-		a := t.judged()
+		a := t.Judged()
 		val, err := t.validate(a, nil)
 		if err != nil {
 			return rec, err
@@ -194,10 +194,10 @@ func (t *Trainer) evaluate(test bool) (EvalRecord, error) {
 	return rec, nil
 }
 
-// judged returns the actor an evaluation or look judges: the averaged
+// Judged returns the actor evaluations and looks judge: the averaged
 // actor with Config.EvalAverage (once the attempt has updated), else the
-// current one.
-func (t *Trainer) judged() policy.Actor {
+// current one (Actor).
+func (t *Trainer) Judged() policy.Actor {
 	if t.avg != nil {
 		return t.avg
 	}
@@ -269,7 +269,7 @@ func (t *Trainer) look() error {
 	}
 	start := time.Now()
 	defer func() { t.evalSec += time.Since(start).Seconds() }()
-	a := t.judged()
+	a := t.Judged()
 	val, err := t.validate(a, nil)
 	if err != nil {
 		return err

@@ -315,10 +315,6 @@ func (t *Trainer) Spec() env.Spec { return t.spec }
 // Actor returns the policy being trained.
 func (t *Trainer) Actor() policy.Actor { return t.actor }
 
-// Judged returns the policy evaluations judge: the averaged actor with
-// Config.EvalAverage (once the attempt has updated), else Actor.
-func (t *Trainer) Judged() policy.Actor { return t.judged() }
-
 // Step returns the number of environment steps taken so far.
 func (t *Trainer) Step() int { return t.global }
 
@@ -429,7 +425,7 @@ func (t *Trainer) Iterate() (Progress, error) {
 		}
 		p.Eval = &rec
 		if t.restartDue() {
-			p.LastActor = t.judged()
+			p.LastActor = t.Judged()
 			if err := t.restart(RestartNotLearned); err != nil {
 				return p, err
 			}
