@@ -121,12 +121,12 @@ func (t *Trainer) prepareBest(a policy.Actor) {
 }
 
 // trackBest makes a copy of judged, the actor just validated (see
-// Trainer.Judged), the best-validation policy when the validation return val (EvalRecord.Selection) of the evaluation being
-// recorded is at least that of every earlier evaluation in the history and
-// every earlier look (Config.ValEvery), of every attempt (ties go to the
-// later one) (so a run
-// resumed from a checkpoint without a best never names a policy worse than
-// an earlier evaluation). It touches no random stream or training state.
+// Trainer.Judged), the best-validation policy when its validation return
+// val (EvalRecord.Selection) is at least that of every earlier evaluation
+// in the history and every earlier look (Config.ValEvery), of every
+// attempt (ties go to the later one), so a run resumed from a checkpoint
+// without a best never names a policy worse than an earlier evaluation.
+// It touches no random stream or training state.
 func (t *Trainer) trackBest(judged policy.Actor, val float64) error {
 	for _, r := range t.history {
 		if !(val >= r.Selection) {
