@@ -5,7 +5,10 @@ best-validation policy's step, mean and standard deviation on its recheck
 episodes), scored on the test returns the curve records at the same
 steps, paired on the same trainings.
 
-    scripts/rl-recheck-replay.py [--env ENV] [--val-episodes N] [--fail X] FILES
+    scripts/rl-recheck-replay.py [--env ENV] [--val-episodes N] [--recheck-episodes R] [--fail X] FILES
+
+N and R must be the runs' val_episodes and recheck_episodes (the files do
+not record them; defaults 20 and 200, LunarLander's studies of session 25).
 
 Rules (K = how many of the latest candidates each rule sees):
   val        the best-validation policy (the last candidate): no recheck

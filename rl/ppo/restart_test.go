@@ -316,11 +316,7 @@ func TestRestartCriticScale(t *testing.T) {
 		if tr.Attempt() != restarts {
 			t.Fatalf("scale %v: %d restarts, want %d", scale, tr.Attempt(), restarts)
 		}
-		var v []float32
-		for _, x := range tr.critic.Tensors() {
-			v = append(v, x.Value...)
-		}
-		return v
+		return flat(tr.critic.Tensors())
 	}
 	if !slices.Equal(critic(1, 0), critic(3, 0)) {
 		t.Error("without a restart the scale changed the training")
