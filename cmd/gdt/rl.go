@@ -290,11 +290,14 @@ func runRLTrain(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "rechecked on %d episodes of their own: %s; delivered step %d\n", cfg.RecheckEpisodes, strings.Join(parts, ", "), sum.Step)
 	}
 	if p := sum.Polish; p != nil {
-		splits := ""
+		more := ""
 		if p.Splits > 0 {
-			splits = fmt.Sprintf(" and %d splits", p.Splits)
+			more += fmt.Sprintf(", %d splits", p.Splits)
 		}
-		fmt.Fprintf(stdout, "polished: %d leaf actions%s changed on the validation episodes (validation %.4g → %.4g)\n", p.Changed-p.Splits, splits, p.Before, p.After)
+		if p.Thresholds > 0 {
+			more += fmt.Sprintf(", %d thresholds", p.Thresholds)
+		}
+		fmt.Fprintf(stdout, "polished: %d leaf actions%s changed on the validation episodes (validation %.4g → %.4g)\n", p.Changed-p.Splits-p.Thresholds, more, p.Before, p.After)
 	}
 	fmt.Fprintf(stdout, "test return: %.2f\n", sum.TestMean)
 	if d := sum.Diverged; d != nil {

@@ -152,9 +152,10 @@ type Config struct {
 	// default: no validation episode loses and one gains), PolishHalves
 	// (the mean return rises on each half of the validation episodes) or
 	// PolishPaired (as PolishEpisodes, or the mean gains two standard
-	// errors of the episodes' differences). The last two are for tasks
-	// with random starts or continuous actions, where a move rarely leaves
-	// every episode as it was.
+	// errors of the episodes' differences) or PolishMean (the mean return
+	// rises). The last three are for tasks with random starts or
+	// continuous actions, where a move rarely leaves every episode as it
+	// was.
 	PolishRule string
 	// PolishSplits lets polish also move the split of a node the
 	// validation episodes reach (another feature or threshold) when no
@@ -163,6 +164,13 @@ type Config struct {
 	// undoes it whole. Discrete tree actors only: a continuous tree's
 	// polish moves its leaf means alone.
 	PolishSplits bool
+	// PolishThresholds lets polish also nudge the threshold of each split
+	// the validation episodes reach: to the midpoint between neighbouring
+	// values of its feature on the observations reaching it, 1, 2, 4, …,
+	// 64 such values to either side of where it stands, keeping the
+	// nudge with the highest validation mean among those the rule
+	// (PolishRule) keeps. Discrete and continuous tree actors alike.
+	PolishThresholds bool
 	// Recheck, when positive, keeps the last Recheck best-validation
 	// policies (each validated at least as high as every earlier one) and,
 	// at the final evaluation, plays each on RecheckEpisodes episodes of
@@ -970,11 +978,13 @@ var Options = option.ZeroValued("ppo",
 	option.IntOpt("num_layers", "", 0, option.Unbounded, "MLP actor hidden layers", func(c *Config) any { return &c.MLPLayers }).Note(preset),
 	option.BoolOpt("polish", "false", "before the delivered policy's test, change the greedy action (discrete) or mean (continuous: tried at 9 evenly spaced values of the action range) of a leaf the validation episodes reach where polish_rule keeps the change (tree actors; passes over the reached leaves until none changes; the test episodes are never played for it)",
 		func(c *Config) any { return &c.Polish }).Note(sympolNote(func(c *Config) any { return &c.Polish })),
-	option.ChoiceOpt("polish_rule", PolishEpisodes, []string{PolishEpisodes, PolishHalves, PolishPaired},
-		"when polish keeps a move: episodes (no validation episode loses, one gains), halves (the mean rises on each half of the validation episodes) or paired (as episodes, or the mean gains two standard errors of the episodes' differences)",
+	option.ChoiceOpt("polish_rule", PolishEpisodes, []string{PolishEpisodes, PolishHalves, PolishPaired, PolishMean},
+		"when polish keeps a move: episodes (no validation episode loses, one gains), halves (the mean rises on each half of the validation episodes), paired (as episodes, or the mean gains two standard errors of the episodes' differences) or mean (the mean rises)",
 		func(c *Config) any { return &c.PolishRule }).Note(sympolNote(func(c *Config) any { return &c.PolishRule })),
 	option.BoolOpt("polish_splits", "false", "with polish, when no leaf move is kept, also try moving the split (feature and threshold) of a node the validation episodes reach, then repolish the reached leaves; kept whole under polish_rule (discrete tree actors; a continuous tree's splits stay)",
 		func(c *Config) any { return &c.PolishSplits }).Note(sympolNote(func(c *Config) any { return &c.PolishSplits })),
+	option.BoolOpt("polish_thresholds", "false", "with polish, also nudge each reached split's threshold to a midpoint 1, 2, 4, …, 64 distinct values of its feature to either side (on the observations reaching it), keeping the nudge with the highest validation mean that polish_rule keeps (discrete and continuous tree actors)",
+		func(c *Config) any { return &c.PolishThresholds }).Note(sympolNote(func(c *Config) any { return &c.PolishThresholds })),
 	option.IntOpt("recheck", "0", 0, option.Unbounded, "keep the last this many best-validation policies and, at the final evaluation, deliver the one with the highest mean on recheck_episodes episodes of their own (seeds after the validation episodes'), before any polish; the training is unchanged; 0: off",
 		func(c *Config) any { return &c.Recheck }).Note(sympolNote(func(c *Config) any { return &c.Recheck })),
 	option.IntOpt("recheck_episodes", strconv.Itoa(DefaultRecheckEpisodes), 1, option.Unbounded, "episodes per policy for recheck",

@@ -20,6 +20,8 @@ type Polish struct {
 	Passes  int     `json:"passes"`           // passes over the reached leaves
 	Scored  int     `json:"scored"`           // policies played on the validation episodes
 	Splits  int     `json:"splits,omitempty"` // split moves kept (Config.PolishSplits)
+	// Thresholds counts the threshold nudges kept (Config.PolishThresholds).
+	Thresholds int `json:"thresholds,omitempty"`
 }
 
 // polishPasses bounds the passes over the reached leaves (four times as
@@ -55,18 +57,10 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 	if !ok || t.cfg.EvalEpisodes <= 0 {
 		return Polish{}, nil
 	}
-	q := &polisher{t: t, ta: ta, A: ta.Dist().A, keep: dominates}
-	switch t.cfg.PolishRule {
-	case PolishHalves:
-		q.keep = bothHalves
-	case PolishPaired:
-		q.keep = pairedGain
-	}
-	var err error
-	if q.best, err = q.score(true); err != nil {
+	q, err := t.newPolisher(ta)
+	if err != nil {
 		return q.p, err
 	}
-	q.p.Before = metrics.Mean(q.best)
 	if !ta.Dist().Discrete {
 		err = q.means()
 		q.p.After = metrics.Mean(q.best)
@@ -93,6 +87,11 @@ func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 				if kept {
 					break
 				}
+			}
+		}
+		if !changed && t.cfg.PolishThresholds {
+			if changed, err = q.thresholds(); err != nil {
+				return q.p, err
 			}
 		}
 		if !changed && t.cfg.PolishSplits {
@@ -142,6 +141,24 @@ type polisher struct {
 	obs   []float32
 	p     Polish
 	saved [2][]float32
+}
+
+// newPolisher returns a polisher of ta under the configured rule, its
+// validation returns scored (and their observations recorded).
+func (t *Trainer) newPolisher(ta *policy.TreeActor) (*polisher, error) {
+	q := &polisher{t: t, ta: ta, A: ta.Dist().A, keep: dominates}
+	switch t.cfg.PolishRule {
+	case PolishHalves:
+		q.keep = bothHalves
+	case PolishPaired:
+		q.keep = pairedGain
+	case PolishMean:
+		q.keep = meanGain
+	}
+	var err error
+	q.best, err = q.score(true)
+	q.p.Before = metrics.Mean(q.best)
+	return q, err
 }
 
 // leafMove gives leaf the greedy action.
@@ -250,16 +267,7 @@ func (q *polisher) accept(s []float64, leaves, splits int) bool {
 func (q *polisher) splits() (bool, error) {
 	k := q.ta.Kernel()
 	n, ne, ni := q.ta.In(), k.SubsetSize(), k.Nodes()
-	rows := uniqueRows(q.obs, n)
-	reach := make([][]int, ni) // the rows reaching each internal node
-	for r := range len(rows) / n {
-		x := rows[r*n : (r+1)*n]
-		for i := 0; i < ni; {
-			reach[i] = append(reach[i], r)
-			_, f, thr := k.Split(0, i)
-			i = ensemble.Child(i, x[f], thr)
-		}
-	}
+	rows, reach := q.reach()
 	P := k.Params()
 	tried := 0
 	var vals []float32
@@ -314,6 +322,93 @@ func (q *polisher) splits() (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// reach returns the distinct observations of obs (uniqueRows) and, for
+// each internal node, the indices of those that reach it.
+func (q *polisher) reach() ([]float32, [][]int) {
+	k := q.ta.Kernel()
+	n := q.ta.In()
+	rows := uniqueRows(q.obs, n)
+	reach := make([][]int, k.Nodes())
+	for r := range len(rows) / n {
+		x := rows[r*n : (r+1)*n]
+		for i := 0; i < len(reach); {
+			reach[i] = append(reach[i], r)
+			_, f, thr := k.Split(0, i)
+			i = ensemble.Child(i, x[f], thr)
+		}
+	}
+	return rows, reach
+}
+
+// thresholdShifts are the nudges polisher.thresholds tries: how many
+// distinct observed values of the split's feature a threshold moves past.
+var thresholdShifts = []int{-64, -32, -16, -8, -4, -2, -1, 1, 2, 4, 8, 16, 32, 64}
+
+// thresholds nudges the thresholds of the internal nodes obs reaches, root
+// first (Config.PolishThresholds). A node's threshold lies between two
+// neighbouring values of its feature among the distinct observations that
+// reach it; a nudge moves it to the midpoint thresholdShifts values to the
+// left or right, and of the nudges the rule keeps against the current
+// policy the one with the highest validation mean stays. It reports
+// whether any nudge was kept. The nodes' reaching observations are those
+// of the policy at the start of the sweep.
+func (q *polisher) thresholds() (bool, error) {
+	k := q.ta.Kernel()
+	n, ne := q.ta.In(), k.SubsetSize()
+	rows, reach := q.reach()
+	P := k.Params()
+	changed := false
+	var vals []float32
+	for i, R := range reach {
+		if len(R) < 2 {
+			continue
+		}
+		col, f, thr := k.Split(0, i)
+		vals = vals[:0]
+		for _, r := range R {
+			vals = append(vals, rows[r*n+f])
+		}
+		slices.Sort(vals)
+		vals = slices.Compact(vals)
+		pos, _ := slices.BinarySearch(vals, thr) // vals[pos-1] < thr ≤ vals[pos]
+		tv := &P.Thresholds[i*ne+col]
+		orig := *tv
+		var top []float64
+		topT := orig
+		for _, sh := range thresholdShifts {
+			j := pos + sh
+			if j < 1 || j >= len(vals) {
+				continue
+			}
+			nt := vals[j-1] + (vals[j]-vals[j-1])/2
+			if !(nt > vals[j-1]) {
+				nt = vals[j]
+			}
+			*tv = nt
+			q.ta.Changed()
+			s, err := q.score(false)
+			if err != nil {
+				*tv = orig
+				q.ta.Changed()
+				return changed, err
+			}
+			if (top == nil || metrics.Mean(s) > metrics.Mean(top)) && q.keep(s, q.best) {
+				top, topT = s, nt
+			}
+		}
+		*tv = orig
+		if top != nil {
+			*tv = topT
+			q.best = top
+			q.p.Changed++
+			q.p.Thresholds++
+			changed = true
+		}
+		q.ta.Changed()
+	}
+	return changed, nil
 }
 
 // trySplit scores the split move just made, repolishing the reached leaves
@@ -404,7 +499,11 @@ const (
 	PolishEpisodes = "episodes" // no validation episode loses and one gains
 	PolishHalves   = "halves"   // the mean rises on each half of the validation episodes
 	PolishPaired   = "paired"   // no episode loses and one gains, or the mean's gain is two standard errors
+	PolishMean     = "mean"     // the mean return rises
 )
+
+// meanGain reports whether the mean of a is higher than b's.
+func meanGain(a, b []float64) bool { return metrics.Mean(a) > metrics.Mean(b) }
 
 // pairedGain reports whether a dominates b (dominates) or the mean of the
 // episode differences a−b is at least twice its standard error: a gain
@@ -516,6 +615,11 @@ func (q *polisher) means() error {
 					v[c] = cur
 				}
 				q.ta.Changed()
+			}
+		}
+		if !changed && q.t.cfg.PolishThresholds {
+			if changed, err = q.thresholds(); err != nil {
+				return err
 			}
 		}
 		if !changed {

@@ -2,11 +2,14 @@ package ppo
 
 import (
 	"math"
+	"slices"
 	"testing"
 
+	"github.com/gdt-ml/gdt/ensemble"
 	"github.com/gdt-ml/gdt/metrics"
 	"github.com/gdt-ml/gdt/rl/env"
 	"github.com/gdt-ml/gdt/rl/policy"
+	"github.com/gdt-ml/gdt/tree"
 )
 
 // seedLog records the seeds an environment is reset with.
@@ -112,15 +115,17 @@ func TestPolishRules(t *testing.T) {
 		name                      string
 		a, b                      []float64
 		dominates, halves, paired bool
+		mean                      bool
 		weighted                  float64
 	}{
-		{"one episode gains", []float64{1, 2, 3, 5}, []float64{1, 2, 3, 4}, true, false, true, 1},
-		{"all equal", []float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}, false, false, false, 0},
-		{"a trade, both halves up", []float64{2, 2, 0, 6}, []float64{1, 2, 3, 2}, false, true, false, 5 - 30},
-		{"one half down", []float64{5, 5, 1, 1}, []float64{1, 1, 2, 2}, false, false, false, 8 - 20},
-		{"one episode loses", []float64{9, 9, 9, 3}, []float64{1, 1, 1, 4}, false, true, true, 24 - 10},
-		{"one episode: no halves", []float64{2}, []float64{1}, true, false, true, 1},
-		{"small gains, one loss", []float64{2, 2, 2, 2, 0}, []float64{1, 1, 1, 1, 1}, false, true, false, 4 - 10},
+		{"one episode gains", []float64{1, 2, 3, 5}, []float64{1, 2, 3, 4}, true, false, true, true, 1},
+		{"all equal", []float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}, false, false, false, false, 0},
+		{"a trade, both halves up", []float64{2, 2, 0, 6}, []float64{1, 2, 3, 2}, false, true, false, true, 5 - 30},
+		{"one half down", []float64{5, 5, 1, 1}, []float64{1, 1, 2, 2}, false, false, false, true, 8 - 20},
+		{"one episode loses", []float64{9, 9, 9, 3}, []float64{1, 1, 1, 4}, false, true, true, true, 24 - 10},
+		{"one episode: no halves", []float64{2}, []float64{1}, true, false, true, true, 1},
+		{"small gains, one loss", []float64{2, 2, 2, 2, 0}, []float64{1, 1, 1, 1, 1}, false, true, false, true, 4 - 10},
+		{"a trade, the mean down", []float64{3, 0}, []float64{1, 3}, false, false, false, false, 2 - 30},
 	} {
 		if got := dominates(tc.a, tc.b); got != tc.dominates {
 			t.Errorf("%s: dominates = %v, want %v", tc.name, got, tc.dominates)
@@ -130,6 +135,9 @@ func TestPolishRules(t *testing.T) {
 		}
 		if got := pairedGain(tc.a, tc.b); got != tc.paired {
 			t.Errorf("%s: pairedGain = %v, want %v", tc.name, got, tc.paired)
+		}
+		if got := meanGain(tc.a, tc.b); got != tc.mean {
+			t.Errorf("%s: meanGain = %v, want %v", tc.name, got, tc.mean)
 		}
 		if got := lossWeighted(tc.a, tc.b); got != tc.weighted {
 			t.Errorf("%s: lossWeighted = %v, want %v", tc.name, got, tc.weighted)
@@ -258,4 +266,103 @@ func validationOf(t *testing.T, tr *Trainer, a policy.Actor) func() float64 {
 		}
 		return metrics.Mean(val)
 	}
+}
+
+// TestPolishThresholds moves one threshold of a trained CartPole tree 48
+// distinct values of its feature (on the validation episodes' observations
+// reaching its node) away from where training left it (the node and side
+// that lower the validation most) and checks that
+// one sweep of threshold nudges (polisher.thresholds, rule mean) keeps a
+// nudge, validates higher, changes no leaf and records what replays.
+func TestPolishThresholds(t *testing.T) {
+	cfg := smallCartPole(t, 6000, 500)
+	cfg.ValEpisodes, cfg.PolishRule = 3, PolishMean
+	tr := trained(t, cfg)
+	best, _, ok := tr.BestActor()
+	if !ok {
+		t.Fatal("no best-validation policy")
+	}
+	broken := func() *policy.TreeActor {
+		c, err := tr.copyActor(best)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ta := c.(*policy.TreeActor)
+		var obs []float32
+		if _, err := Returns(tr.Maker(), cfg.ValidationSeed(), cfg.ValidationEpisodes(), ta, func(o []float32) { obs = append(obs, o...) }); err != nil {
+			t.Fatal(err)
+		}
+		k := ta.Kernel()
+		validation := validationOf(t, tr, ta)
+		worst, worstAt, worstT := math.Inf(1), -1, float32(0)
+		for i := range k.Nodes() {
+			col, f, thr := k.Split(0, i)
+			var vals []float32
+			for r := 0; r < len(obs); r += ta.In() {
+				if reaches(k, obs[r:r+ta.In()], i) {
+					vals = append(vals, obs[r+f])
+				}
+			}
+			slices.Sort(vals)
+			vals = slices.Compact(vals)
+			pos, _ := slices.BinarySearch(vals, thr)
+			tv := &k.Params().Thresholds[i*k.SubsetSize()+col]
+			for _, j := range []int{pos - 48, pos + 48} {
+				if j < 1 || j >= len(vals) {
+					continue
+				}
+				*tv = vals[j-1] + (vals[j]-vals[j-1])/2
+				ta.Changed()
+				if v := validation(); v < worst {
+					worst, worstAt, worstT = v, i*k.SubsetSize()+col, *tv
+				}
+			}
+			*tv = thr
+			ta.Changed()
+		}
+		if worstAt < 0 {
+			t.Fatal("setup: no reached node has 49 distinct values to either side")
+		}
+		tv := &k.Params().Thresholds[worstAt]
+		*tv = worstT
+		ta.Changed()
+		return ta
+	}
+	ta := broken()
+	validation := validationOf(t, tr, ta)
+	before := validation()
+	if whole := validationOf(t, tr, best)(); !(before < whole) {
+		t.Fatalf("setup: the moved threshold validates %v, the trained tree %v: want lower", before, whole)
+	}
+	q, err := tr.newPolisher(ta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, err := q.thresholds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("one sweep of nudges: %+v, validation %v", q.p, metrics.Mean(q.best))
+	if !kept || q.p.Thresholds < 1 || !(metrics.Mean(q.best) > before) {
+		t.Fatalf("one sweep of nudges %+v from validation %v: want a kept nudge and a higher validation", q.p, before)
+	}
+	if got := validation(); got != metrics.Mean(q.best) {
+		t.Errorf("the polished actor validates %v, the sweep recorded %v", got, metrics.Mean(q.best))
+	}
+	if !slices.Equal(ta.Kernel().Params().Leaves, best.(*policy.TreeActor).Kernel().Params().Leaves) {
+		t.Error("a sweep of threshold nudges changed leaf values")
+	}
+}
+
+// reaches reports whether observation x reaches internal node i of tree 0
+// of kernel k (after Prepare).
+func reaches(k *tree.Kernel, x []float32, i int) bool {
+	for n := 0; n < k.Nodes(); {
+		if n == i {
+			return true
+		}
+		_, f, thr := k.Split(0, n)
+		n = ensemble.Child(n, x[f], thr)
+	}
+	return false
 }
