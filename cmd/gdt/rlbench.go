@@ -53,6 +53,7 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 	profile := fs.String("profile", "default", "default or reference (the reference code's quirks, spec §11)")
 	ablation := fs.Bool("ablation", false, "run SYMPOL's ablation variants (spec §8.7) besides the full method")
 	variants := fs.String("variants", "", "comma-separated ablation variants instead of --ablation's all: "+strings.Join(rlbench.Variants[1:], ", "))
+	levelEps := fs.Int("level", 0, "also play each training's delivered policy on this many episodes of its own (seeds 900000000, …: the same for every training, disjoint from validation and test) and record their mean in the CSV's level column, a far less noisy measure than the test's episodes for comparing arms paired by seed (0: off)")
 	workers := fs.Int("workers", 0, "parallel trainings (default: the number of cores)")
 	ckpt := fs.String("checkpoints", "", "directory for checkpoints of running trainings (default FILE.csv.ckpt)")
 	curves := fs.Bool("curves", true, "evaluate the applied trees at every evaluation for the learning curves")
@@ -72,6 +73,9 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 	if *firstSeed < 1 {
 		return fmt.Errorf("%w: --first-seed %d: expected ≥ 1", errUsage, *firstSeed)
 	}
+	if *levelEps < 0 {
+		return fmt.Errorf("%w: --level %d: expected ≥ 0", errUsage, *levelEps)
+	}
 	if *caseStudy != "" {
 		return runCaseStudy(ctx, *caseStudy, *steps, 0, stdout, stderr, *quiet)
 	}
@@ -89,7 +93,7 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 		return rlTables(rows, *report, stdout)
 	}
 	opt := rlbench.Options{
-		Envs: splitList(*envs), Methods: splitList(*methods), Seeds: *seeds, FirstSeed: *firstSeed, Steps: *steps,
+		Envs: splitList(*envs), Methods: splitList(*methods), Seeds: *seeds, FirstSeed: *firstSeed, Steps: *steps, Level: *levelEps,
 		Algorithm: *algo, Profile: *profile, Set: sets, Workers: *workers, Curves: *curves,
 	}
 	if *ablation {

@@ -80,7 +80,29 @@ type Row struct {
 	// returns at the same steps. nil without a recheck and in files
 	// written before the column.
 	Recheck *ppo.Recheck
+	// Level is the delivered policy's level (Options.Level): its mean
+	// return, the returns' standard deviation and their count on the
+	// level episodes; nil without one and in files written before the
+	// column.
+	Level *Level
 }
+
+// Level is a policy's mean return on many greedy episodes from the level
+// seeds (LevelSeed, LevelSeed+1, …), the same episodes for every training
+// of a study, disjoint from every validation and test episode: a measure
+// of the delivered policy far less noisy than its few test episodes, for
+// comparing arms of a study paired by seed.
+type Level struct {
+	Mean, SD float64
+	N        int
+}
+
+// LevelSeed is the first level-episode seed (Options.Level). A training
+// whose validation or test seeds come within levelGuard of it is refused.
+const (
+	LevelSeed  = 900_000_000
+	levelGuard = 10_000_000
+)
 
 // Delivered returns the mean test return of the policy the training
 // delivers, its best-validation policy (BestTestReturn) where the row has
@@ -137,6 +159,10 @@ type Options struct {
 	Variants  []string // ablation variants of SYMPOL to run besides (or instead of) the full method; nil = [""]
 	Set       []string // extra key=value hyperparameters applied to every training
 	Workers   int      // parallel jobs; 0 = GOMAXPROCS
+	// Level, when positive, plays each training's delivered policy on
+	// this many level episodes (LevelSeed, …) after its test and records
+	// them in Row.Level.
+	Level int
 	// Done lists rows already computed; jobs whose rows are all there are
 	// skipped.
 	Done []Row
@@ -201,6 +227,9 @@ func (o *Options) defaults() error {
 	}
 	if o.FirstSeed < 0 {
 		return fmt.Errorf("first seed %d: expected ≥ 0", o.FirstSeed)
+	}
+	if o.Level < 0 {
+		return fmt.Errorf("level episodes %d: expected ≥ 0", o.Level)
 	}
 	if o.Algorithm == "" {
 		o.Algorithm = ppo.AlgoPPO

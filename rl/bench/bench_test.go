@@ -237,7 +237,7 @@ func TestSmallRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains for a few seconds")
 	}
-	opt := Options{Envs: []string{"CartPole-v1"}, Methods: []string{SYMPOL, MLP, SADT5, VIPER5}, Seeds: 1, Steps: 3000, Curves: true}
+	opt := Options{Envs: []string{"CartPole-v1"}, Methods: []string{SYMPOL, MLP, SADT5, VIPER5}, Seeds: 1, Steps: 3000, Curves: true, Level: 4}
 	var streamed int
 	opt.OnRows = func(rs []Row) error { streamed += len(rs); return nil }
 	opt.Workers = 2
@@ -265,6 +265,11 @@ func TestSmallRun(t *testing.T) {
 		if trained != (r.BestStep > 0) || trained && (math.IsNaN(r.BestTestReturn) || math.IsNaN(r.BestValReturn)) ||
 			!trained && !math.IsNaN(r.BestTestReturn) {
 			t.Errorf("%s: best step %d, validation %v (final %v), test %v", r.Method, r.BestStep, r.BestValReturn, r.ValReturn, r.BestTestReturn)
+		}
+		// A trained method's row carries its delivered policy's level on
+		// the 4 level episodes, a derived method's none.
+		if trained != (r.Level != nil) || trained && (r.Level.N != 4 || !(r.Level.Mean > 0) || !(r.Level.SD >= 0)) {
+			t.Errorf("%s: level %+v", r.Method, r.Level)
 		}
 		// Every evaluation carries the trained model's test return and the
 		// spread of its validation returns; at the last one (the end of the
@@ -361,19 +366,20 @@ func TestCheckpointResume(t *testing.T) {
 // (its header and rows end at "error") still reads, as rows without a
 // best.
 func TestCSVBestColumns(t *testing.T) {
-	if n := len(Header); !slices.Equal(Header[n-7:], []string{"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step", "recheck"}) {
-		t.Fatalf("header ends %v", Header[n-7:])
+	if n := len(Header); !slices.Equal(Header[n-8:], []string{"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step", "recheck", "level"}) {
+		t.Fatalf("header ends %v", Header[n-8:])
 	}
 	rows := sampleRows()
 	rows[0].BestValReturn, rows[0].BestTestReturn, rows[0].BestStep, rows[0].Restarts = 480.5, 500, 2048, 2
 	rows[0].RestartReasons, rows[0].DivergedStep = []string{ppo.RestartNotLearned, ppo.RestartDiverged}, 4096
 	rows[0].Recheck = &ppo.Recheck{Steps: []int{1024, 2048}, Returns: []float64{-80.5, -75}, SDs: []float64{40, 38.25}}
+	rows[0].Level = &Level{Mean: -81.25, SD: 20.5, N: 1000}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(buf.String(), "\n")
-	if !strings.HasSuffix(lines[1], ",480.5,500,2048,2,not learned;diverged,4096,1024 -80.5 40;2048 -75 38.25") || !strings.HasSuffix(lines[2], ",,,,0,,,") {
+	if !strings.HasSuffix(lines[1], ",480.5,500,2048,2,not learned;diverged,4096,1024 -80.5 40;2048 -75 38.25,-81.25 20.5 1000") || !strings.HasSuffix(lines[2], ",,,,0,,,,") {
 		t.Errorf("rows end %q and %q", lines[1], lines[2])
 	}
 	back, err := ReadCSV(&buf, "r.csv")
@@ -387,8 +393,17 @@ func TestCSVBestColumns(t *testing.T) {
 	if diff := cmp.Diff(rows[0].Recheck, back[0].Recheck); diff != "" {
 		t.Errorf("recheck read back (-want +got):\n%s", diff)
 	}
-	if b := back[1]; b.RestartReasons != nil || b.DivergedStep != 0 || b.Recheck != nil {
-		t.Errorf("row without restarts read as %v, diverged at %d, recheck %v", b.RestartReasons, b.DivergedStep, b.Recheck)
+	if diff := cmp.Diff(rows[0].Level, back[0].Level); diff != "" {
+		t.Errorf("level read back (-want +got):\n%s", diff)
+	}
+	if b := back[1]; b.RestartReasons != nil || b.DivergedStep != 0 || b.Recheck != nil || b.Level != nil {
+		t.Errorf("row without restarts read as %v, diverged at %d, recheck %v, level %v", b.RestartReasons, b.DivergedStep, b.Recheck, b.Level)
+	}
+	for _, l := range []string{"-81.25 20.5", "-81.25 x 1000", "-81.25 20.5 0"} {
+		odd := strings.Replace(strings.Join(lines, "\n"), "-81.25 20.5 1000", l, 1)
+		if _, err := ReadCSV(strings.NewReader(odd), "odd.csv"); err == nil || !strings.Contains(err.Error(), "level") {
+			t.Errorf("level %q: %v", l, err)
+		}
 	}
 	for _, r := range []string{"1024 -80.5", "x -80.5 40", "1024 -80.5 y"} {
 		odd := strings.Replace(strings.Join(lines, "\n"), "1024 -80.5 40", r, 1)
@@ -430,7 +445,7 @@ func TestCSVBestColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := recs[1]; len(l) != len(Header) || l[len(l)-7]+l[len(l)-6]+l[len(l)-5] != "" || l[len(l)-4] != "0" || l[len(l)-3]+l[len(l)-2]+l[len(l)-1] != "" {
+	if l := recs[1]; len(l) != len(Header) || l[len(l)-8]+l[len(l)-7]+l[len(l)-6] != "" || l[len(l)-5] != "0" || l[len(l)-4]+l[len(l)-3]+l[len(l)-2]+l[len(l)-1] != "" {
 		t.Errorf("rewritten old row %q", l)
 	}
 }

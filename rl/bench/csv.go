@@ -33,10 +33,12 @@ import (
 // "nan") and its delivered one is the best-validation policy. recheck,
 // with the recheck option, holds the rechecked policies ("step mean sd"
 // per policy, ";"-separated, oldest first; Row.Recheck), empty otherwise
-// and in older files.
+// and in older files. level, with Options.Level, is the delivered
+// policy's level ("mean sd n", Row.Level), empty otherwise and in older
+// files.
 var Header = []string{"env", "method", "seed", "steps", "val_return", "test_return", "tree_nodes", "seconds",
 	"algorithm", "profile", "variant", "trained_steps", "val_episodes", "test_episodes", "curve", "error",
-	"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step", "recheck"}
+	"best_val_return", "best_test_return", "best_step", "restarts", "restart_reasons", "diverged_step", "recheck", "level"}
 
 func fmtFloat(v float64) string {
 	if math.IsNaN(v) {
@@ -68,6 +70,13 @@ func fmtRecheck(r *ppo.Recheck) string {
 	return strings.Join(s, ";")
 }
 
+func fmtLevel(l *Level) string {
+	if l == nil {
+		return ""
+	}
+	return fmtFloat(l.Mean) + " " + fmtFloat(l.SD) + " " + strconv.Itoa(l.N)
+}
+
 func fmtCurve(c []Point) string {
 	s := make([]string, len(c))
 	for i, p := range c {
@@ -90,7 +99,7 @@ func record(r Row) []string {
 		fmtFloat(r.TestReturn), strconv.Itoa(r.TreeNodes), strconv.FormatFloat(r.Seconds, 'f', 3, 64),
 		r.Algorithm, r.Profile, r.Variant, strconv.Itoa(r.TrainedSteps), fmtList(r.ValEpisodes),
 		fmtList(r.TestEpisodes), fmtCurve(r.Curve), r.Err, bestVal, bestTest, bestStep, strconv.Itoa(r.Restarts),
-		strings.Join(r.RestartReasons, ";"), diverged, fmtRecheck(r.Recheck)}
+		strings.Join(r.RestartReasons, ";"), diverged, fmtRecheck(r.Recheck), fmtLevel(r.Level)}
 }
 
 // WriteCSV writes rows with a header line.
@@ -231,6 +240,22 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 				r := row.Recheck
 				r.Steps, r.Returns, r.SDs = append(r.Steps, step), append(r.Returns, m), append(r.SDs, sd)
 			}
+		}
+		if s := get("level"); s != "" {
+			f := strings.Fields(s)
+			if len(f) != 3 {
+				return nil, bad("level", "3 numbers (mean sd n)", s)
+			}
+			l := &Level{}
+			for i, v := range []*float64{&l.Mean, &l.SD} {
+				if *v, err = strconv.ParseFloat(f[i], 64); err != nil {
+					return nil, bad("level", "a number", f[i])
+				}
+			}
+			if l.N, err = strconv.Atoi(f[2]); err != nil || l.N < 1 {
+				return nil, bad("level", "an episode count ≥ 1", f[2])
+			}
+			row.Level = l
 		}
 		if row.Algorithm == "" {
 			row.Algorithm = "ppo"

@@ -320,6 +320,11 @@ func train(ctx context.Context, opt *Options, j job, spec env.Spec, todo []strin
 		r.BestValReturn, r.BestTestReturn = math.NaN(), math.NaN()
 		if m == j.base {
 			bestOf(tr, &r)
+			if opt.Level > 0 {
+				if r.Level, err = level(tr, opt.Level); err != nil {
+					return nil, err
+				}
+			}
 		}
 		rows = append(rows, r)
 	}
@@ -340,6 +345,27 @@ func bestOf(tr *ppo.Trainer, r *Row) {
 	for _, x := range tr.Restarts() {
 		r.RestartReasons = append(r.RestartReasons, x.Reason)
 	}
+}
+
+// level plays the trainer's delivered policy on n level episodes
+// (LevelSeed, …), refusing a training whose validation or test seeds come
+// within levelGuard of them.
+func level(tr *ppo.Trainer, n int) (*Level, error) {
+	cfg := tr.Config()
+	for _, s := range []struct {
+		what  string
+		first int
+	}{{"validation", cfg.ValidationSeed()}, {"test", cfg.TestSeed}} {
+		if s.first > LevelSeed-levelGuard && s.first < LevelSeed+n+levelGuard {
+			return nil, fmt.Errorf("level episodes: the %s seeds (from %d) come within %d of the level seeds (%d …)", s.what, s.first, levelGuard, LevelSeed)
+		}
+	}
+	a, _ := tr.Delivered()
+	ret, err := ppo.Returns(tr.Maker(), LevelSeed, n, a, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Level{Mean: metrics.Mean(ret), SD: metrics.Std(ret, 1), N: n}, nil
 }
 
 // extract builds the applied model of a derived method from the trainer's
