@@ -171,6 +171,15 @@ type Config struct {
 	// nudge with the highest validation mean among those the rule
 	// (PolishRule) keeps. Discrete and continuous tree actors alike.
 	PolishThresholds bool
+	// PolishEpisodes, when positive, is the number of episodes polish
+	// plays per policy, from the first validation seed on (ValidationSeed,
+	// …): more than the validation's where a task's returns are noisy;
+	// 0 plays the validation episodes.
+	PolishEpisodes int
+	// PolishBudget, when positive, bounds the policies one polish plays:
+	// once it has played this many it tries no further move and keeps
+	// what it kept. 0: no bound.
+	PolishBudget int
 	// Recheck, when positive, keeps the last Recheck best-validation
 	// policies (each validated at least as high as every earlier one) and,
 	// at the final evaluation, plays each on RecheckEpisodes episodes of
@@ -852,7 +861,8 @@ func (c *Config) Validate() error {
 }
 
 // disjointSeeds checks that the validation episodes (seeds
-// ValidationSeed()+0…) and the test episodes (seeds TestSeed+0…) have no
+// ValidationSeed()+0…, with those of the recheck and the polish) and the
+// test episodes (seeds TestSeed+0…) have no
 // seed in common, so the best-validation policy a run delivers is never
 // selected on a test episode's seed. (Where an environment has one fixed
 // layout, env.Spec.OneEpisode, the episodes coincide whatever the seeds.)
@@ -864,12 +874,15 @@ func (c *Config) disjointSeeds() error {
 	if c.Recheck > 0 {
 		v += c.RecheckEpisodes // the recheck's episodes follow the validation's
 	}
+	if c.Polish {
+		v = max(v, c.PolishEpisodes) // the polish's start at the validation's first
+	}
 	s, key := c.ValidationSeed(), "seed"
 	if c.ValSeed >= 0 {
 		key = "val_seed"
 	}
 	if s < c.TestSeed+n && c.TestSeed < s+v {
-		return fmt.Errorf("%s %d: the validation (and recheck) episodes (seeds %d…%d) overlap the test episodes (seeds %d…%d); choose a %s outside %d…%d or another test_seed",
+		return fmt.Errorf("%s %d: the validation (recheck, polish) episodes (seeds %d…%d) overlap the test episodes (seeds %d…%d); choose a %s outside %d…%d or another test_seed",
 			key, s, s, s+v-1, c.TestSeed, c.TestSeed+n-1, key, c.TestSeed-v+1, c.TestSeed+n-1)
 	}
 	return nil
@@ -985,6 +998,10 @@ var Options = option.ZeroValued("ppo",
 		func(c *Config) any { return &c.PolishSplits }).Note(sympolNote(func(c *Config) any { return &c.PolishSplits })),
 	option.BoolOpt("polish_thresholds", "false", "with polish, also nudge each reached split's threshold to a midpoint 1, 2, 4, …, 64 distinct values of its feature to either side (on the observations reaching it), keeping the nudge with the highest validation mean that polish_rule keeps (discrete and continuous tree actors)",
 		func(c *Config) any { return &c.PolishThresholds }).Note(sympolNote(func(c *Config) any { return &c.PolishThresholds })),
+	option.IntOpt("polish_episodes", "0", 0, option.Unbounded, "episodes polish plays per policy, from the first validation seed on (0: the validation episodes)",
+		func(c *Config) any { return &c.PolishEpisodes }).Note(sympolNote(func(c *Config) any { return &c.PolishEpisodes })),
+	option.IntOpt("polish_budget", "0", 0, option.Unbounded, "the most policies one polish plays; once reached it tries no further move and keeps what it kept (0: no bound)",
+		func(c *Config) any { return &c.PolishBudget }).Note(sympolNote(func(c *Config) any { return &c.PolishBudget })),
 	option.IntOpt("recheck", "0", 0, option.Unbounded, "keep the last this many best-validation policies and, at the final evaluation, deliver the one with the highest mean on recheck_episodes episodes of their own (seeds after the validation episodes'), before any polish; the training is unchanged; 0: off",
 		func(c *Config) any { return &c.Recheck }).Note(sympolNote(func(c *Config) any { return &c.Recheck })),
 	option.IntOpt("recheck_episodes", strconv.Itoa(DefaultRecheckEpisodes), 1, option.Unbounded, "episodes per policy for recheck",

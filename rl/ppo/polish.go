@@ -173,7 +173,20 @@ func (q *polisher) score(visit bool) ([]float64, error) {
 		f = func(o []float32) { q.obs = append(q.obs, o...) }
 	}
 	q.p.Scored++
-	return q.t.validate(q.ta, f)
+	n := q.t.cfg.PolishEpisodes
+	if n <= 0 {
+		return q.t.validate(q.ta, f)
+	}
+	if q.t.spec.OneEpisode {
+		n = 1
+	}
+	return Returns(q.t.maker, q.t.cfg.ValidationSeed(), n, q.ta, f)
+}
+
+// spent reports whether the polish has played its budget of policies
+// (Config.PolishBudget): no further move is tried.
+func (q *polisher) spent() bool {
+	return q.t.cfg.PolishBudget > 0 && q.p.Scored >= q.t.cfg.PolishBudget
 }
 
 // reached returns the leaves obs reaches, ascending.
@@ -215,6 +228,9 @@ func (q *polisher) swap(l, b int) bool {
 // try applies the leaf moves, keeps them where the rule says so and
 // reverts them otherwise.
 func (q *polisher) try(move []leafMove) (bool, error) {
+	if q.spent() {
+		return false, nil
+	}
 	ok := true
 	for i, m := range move {
 		q.saved[i] = append(q.saved[i][:0], q.ta.LeafValues(m.leaf)...)
@@ -305,7 +321,7 @@ func (q *polisher) splits() (bool, error) {
 					continue
 				}
 				seen[key] = true
-				if tried >= polishSplitBudget {
+				if tried >= polishSplitBudget || q.spent() {
 					return false, nil
 				}
 				tried++
@@ -362,6 +378,9 @@ func (q *polisher) thresholds() (bool, error) {
 	changed := false
 	var vals []float32
 	for i, R := range reach {
+		if q.spent() {
+			break
+		}
 		if len(R) < 2 {
 			continue
 		}
@@ -585,6 +604,9 @@ func (q *polisher) means() error {
 		}
 		changed := false
 		for _, l := range leaves {
+			if q.spent() {
+				break
+			}
 			v := q.ta.LeafValues(l)
 			for c := 0; c < q.A; c++ {
 				lo, hi := sp.Low[c], sp.High[c]

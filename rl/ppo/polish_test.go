@@ -366,3 +366,68 @@ func reaches(k *tree.Kernel, x []float32, i int) bool {
 	}
 	return false
 }
+
+// TestPolishEpisodesBudget checks polish_episodes and polish_budget on a
+// trained CartPole tree with one leaf flipped: every scored policy plays
+// the polish episodes (the validation seeds and the ones after them, no
+// other), and the polish stops trying moves once it has played its budget
+// (each pass may still score the policy it ends with once).
+func TestPolishEpisodesBudget(t *testing.T) {
+	tr := trained(t, smallCartPole(t, 6000, 500))
+	best, _, ok := tr.BestActor()
+	if !ok {
+		t.Fatal("no best-validation policy")
+	}
+	cfg := tr.Config()
+	n := cfg.ValidationEpisodes() + 4
+	for _, budget := range []int{0, 3} {
+		a, err := tr.copyActor(best)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ta := a.(*policy.TreeActor)
+		for l := range ta.Kernel().Leaves() {
+			v := ta.LeafValues(l)
+			v[0], v[1] = v[1], v[0]
+		}
+		ta.Changed()
+		tr.cfg.PolishEpisodes, tr.cfg.PolishBudget = n, budget
+		var seeds []uint64
+		inner := tr.maker
+		tr.maker = func() env.Env { return seedLog{inner(), &seeds} }
+		p, err := tr.polish(ta)
+		tr.maker = inner
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("budget %d: %+v", budget, p)
+		if len(seeds) != n*p.Scored {
+			t.Errorf("budget %d: %d episodes for %d scored policies of %d episodes", budget, len(seeds), p.Scored, n)
+		}
+		lo := uint64(cfg.ValidationSeed())
+		for i, s := range seeds {
+			if s != lo+uint64(i%n) {
+				t.Fatalf("budget %d: episode %d reset with seed %d, want %d", budget, i, s, lo+uint64(i%n))
+			}
+		}
+		if budget > 0 && p.Scored > budget+p.Passes {
+			t.Errorf("budget %d: %d policies scored in %d passes", budget, p.Scored, p.Passes)
+		}
+		if budget == 0 && p.Scored <= 3+p.Passes {
+			t.Errorf("without a budget only %d policies scored: the budget case tests nothing", p.Scored)
+		}
+	}
+
+	// The polish episodes, like the validation's, must miss the test seeds.
+	bad := cfg
+	v := bad.ValidationEpisodes()
+	bad.Polish, bad.PolishEpisodes = true, v+50
+	bad.Seed = bad.TestSeed - v - 49
+	if err := bad.Validate(); err == nil {
+		t.Errorf("seed %d: polish episodes %d…%d overlap the test seeds %d…, yet Validate accepts it", bad.Seed, bad.Seed, bad.Seed+v+49, bad.TestSeed)
+	}
+	bad.Polish = false
+	if err := bad.Validate(); err != nil {
+		t.Errorf("seed %d without polish: %v", bad.Seed, err)
+	}
+}
