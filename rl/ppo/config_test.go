@@ -179,11 +179,14 @@ func TestPresetOverrides(t *testing.T) {
 	if lg, _ := Preset("MiniGrid-LavaGapS7-v0", MethodSYMPOL); lg.LRSplitIndex != 0.00131764 || lg.LRSplitValues != 0.000291911 || lg.Gamma != 0.95 || !lg.Polish || !lg.PolishSplits || lg.EntCoef != sympolBest["minigrid_lavagaps7"].ent {
 		t.Errorf("LavaGapS7's SYMPOL split-index rate %v, split-threshold rate %v, gamma %v, polish %v, polish_splits %v, ent_coef %v; want 0.00131764, 0.000291911, 0.95, true, true and the thesis's %v", lg.LRSplitIndex, lg.LRSplitValues, lg.Gamma, lg.Polish, lg.PolishSplits, lg.EntCoef, sympolBest["minigrid_lavagaps7"].ent)
 	}
-	if ll, _ := Preset("LunarLander-v2", MethodSYMPOL); ll.Recheck != 5 || ll.RecheckEpisodes != DefaultRecheckEpisodes || ll.Polish {
-		t.Errorf("LunarLander's SYMPOL recheck %d on %d episodes, polish %v; want 5 on %d, false", ll.Recheck, ll.RecheckEpisodes, ll.Polish, DefaultRecheckEpisodes)
+	if ll, _ := Preset("LunarLander-v2", MethodSYMPOL); ll.Recheck != 5 || ll.RecheckEpisodes != DefaultRecheckEpisodes || !ll.Polish || ll.PolishRule != PolishMean || !ll.PolishThresholds || ll.PolishEpisodes != 120 || ll.PolishBudget != 800 {
+		t.Errorf("LunarLander's SYMPOL recheck %d on %d episodes, polish %v (rule %q, thresholds %v, %d episodes, budget %d); want 5 on %d, true (mean, true, 120, 800)", ll.Recheck, ll.RecheckEpisodes, ll.Polish, ll.PolishRule, ll.PolishThresholds, ll.PolishEpisodes, ll.PolishBudget, DefaultRecheckEpisodes)
 	}
-	if pd, _ := Preset("Pendulum-v1", MethodSYMPOL); !pd.Polish || pd.PolishRule != PolishPaired || pd.PolishSplits {
-		t.Errorf("Pendulum's SYMPOL polish %v, polish_rule %q, polish_splits %v; want true, paired, false", pd.Polish, pd.PolishRule, pd.PolishSplits)
+	if ab, _ := Preset("Acrobot-v1", MethodSYMPOL); !ab.Polish || ab.PolishRule != PolishMean || !ab.PolishThresholds || ab.PolishEpisodes != 0 {
+		t.Errorf("Acrobot's SYMPOL polish %v, polish_rule %q, polish_thresholds %v, polish_episodes %d; want true, mean, true, 0", ab.Polish, ab.PolishRule, ab.PolishThresholds, ab.PolishEpisodes)
+	}
+	if pd, _ := Preset("Pendulum-v1", MethodSYMPOL); !pd.Polish || pd.PolishRule != PolishPaired || pd.PolishSplits || !pd.PolishThresholds {
+		t.Errorf("Pendulum's SYMPOL polish %v, polish_rule %q, polish_splits %v, polish_thresholds %v; want true, paired, false, true", pd.Polish, pd.PolishRule, pd.PolishSplits, pd.PolishThresholds)
 	}
 	if mc, _ := Preset("MountainCarContinuous-v0", MethodSYMPOL); mc.LRSplitIndex != 0.000406212 || mc.LRSplitValues != sympolBest["mountaincarcontinuous"].lrSV || mc.EntDecay != 0.5 || !mc.Polish || mc.PolishRule != PolishPaired {
 		t.Errorf("MountainCarContinuous's SYMPOL split-index rate %v, split-threshold rate %v, ent_decay %v, polish %v, polish_rule %q; want 0.000406212, the thesis's %v, 0.5, true and paired", mc.LRSplitIndex, mc.LRSplitValues, mc.EntDecay, mc.Polish, mc.PolishRule, sympolBest["mountaincarcontinuous"].lrSV)

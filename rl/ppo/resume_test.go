@@ -57,6 +57,7 @@ func TestResumeIdentical(t *testing.T) {
 			cfg.TotalSteps = c.iters * c.nSteps * cfg.NEnvs
 			cfg.EvalFreq, cfg.EvalEpisodes, cfg.ValEpisodes = c.evalFreq, 1, 2
 			cfg.ValEvery, cfg.EvalAverage = c.valEvery, c.average
+			cfg.PolishEpisodes, cfg.PolishBudget = 0, 20 // a preset's polish, kept short
 			if c.restart { // restart at the first evaluation, whatever it shows
 				cfg.Restarts, cfg.RestartAfter, cfg.RestartMargin = 1, 0.05, 2
 			}
