@@ -58,7 +58,7 @@ func TestResumeIdentical(t *testing.T) {
 			cfg.EvalFreq, cfg.EvalEpisodes, cfg.ValEpisodes = c.evalFreq, 1, 2
 			cfg.ValEvery, cfg.EvalAverage = c.valEvery, c.average
 			cfg.PolishEpisodes, cfg.PolishBudget = 0, 20 // a preset's polish, kept short
-			if c.restart { // restart at the first evaluation, whatever it shows
+			if c.restart {                               // restart at the first evaluation, whatever it shows
 				cfg.Restarts, cfg.RestartAfter, cfg.RestartMargin = 1, 0.05, 2
 			}
 			if err := cfg.Validate(); err != nil {
