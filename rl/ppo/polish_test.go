@@ -57,14 +57,7 @@ func TestPolish(t *testing.T) {
 		t.Fatalf("flipping the first state's leaf left validation at %v (trained %v): pick another leaf", broken, trained)
 	}
 
-	var seeds []uint64
-	inner := tr.maker
-	tr.maker = func() env.Env { return seedLog{inner(), &seeds} }
-	p, err := tr.polish(ta)
-	tr.maker = inner
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, seeds := polishLogged(t, tr, ta)
 	if p.Before != broken || !(p.After > p.Before) || p.Changed < 1 {
 		t.Fatalf("polish %+v on a policy validating %v (%v before the flip): want a gain", p, broken, trained)
 	}
@@ -392,14 +385,7 @@ func TestPolishEpisodesBudget(t *testing.T) {
 		}
 		ta.Changed()
 		tr.cfg.PolishEpisodes, tr.cfg.PolishBudget = n, budget
-		var seeds []uint64
-		inner := tr.maker
-		tr.maker = func() env.Env { return seedLog{inner(), &seeds} }
-		p, err := tr.polish(ta)
-		tr.maker = inner
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, seeds := polishLogged(t, tr, ta)
 		t.Logf("budget %d: %+v", budget, p)
 		if len(seeds) != n*p.Scored {
 			t.Errorf("budget %d: %d episodes for %d scored policies of %d episodes", budget, len(seeds), p.Scored, n)
@@ -430,4 +416,19 @@ func TestPolishEpisodesBudget(t *testing.T) {
 	if err := bad.Validate(); err != nil {
 		t.Errorf("seed %d without polish: %v", bad.Seed, err)
 	}
+}
+
+// polishLogged polishes ta with tr and returns the record and the seeds
+// of every episode the polish played, in order.
+func polishLogged(t *testing.T, tr *Trainer, ta *policy.TreeActor) (Polish, []uint64) {
+	t.Helper()
+	var seeds []uint64
+	inner := tr.maker
+	tr.maker = func() env.Env { return seedLog{inner(), &seeds} }
+	p, err := tr.polish(ta)
+	tr.maker = inner
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, seeds
 }
