@@ -492,23 +492,7 @@ var sympolOverride = map[string]func(c *Config){
 	// trainings) delivered +14.5 (standard error 7.3), better on 15, worse
 	// on 11; on the fresh 20, −81.93 against −91.88. BENCHMARKS.md
 	// "LunarLander, session 24".
-	// And its delivered tree is polished on 120 episodes (polish_episodes:
-	// the validation's 20 and the recheck's 100) with threshold nudges
-	// (polish, polish_thresholds, polish_rule mean, at most 800 policies):
-	// a tree's thresholds decide when an engine fires, and gradient steps
-	// leave them short of the best nearby values. Nudging the thresholds
-	// alone of three delivered trees (253011, 253111, 253211) raised their
-	// mean on 1000 fresh episodes by 11.7, 9.3 and 12.3; with the leaf
-	// moves, on the first development seeds of 253011 … (the same
-	// trainings), the delivered policy's mean on 1000 level episodes rose
-	// on 4 of 5 (+25.0, standard error 12.8). A training takes ≈ 4
-	// minutes instead of ≈ 1. BENCHMARKS.md "Threshold nudges, session
-	// 26".
-	"lunarlander": func(c *Config) {
-		c.Recheck = 5
-		c.Polish, c.PolishRule, c.PolishThresholds = true, PolishMean, true
-		c.PolishEpisodes, c.PolishBudget = 120, 800
-	},
+	"lunarlander": func(c *Config) { c.Recheck = 5 },
 	// Acrobot: its delivered tree is polished with threshold nudges on its
 	// 200 validation episodes (polish, polish_thresholds, polish_rule
 	// mean: leaf actions and thresholds kept where the validation mean
