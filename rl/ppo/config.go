@@ -150,7 +150,7 @@ type Config struct {
 	Polish bool
 	// PolishRule says when polishing keeps a move: PolishEpisodes (the
 	// default: no validation episode loses and one gains), PolishHalves
-	// (the mean return rises on each half of the validation episodes) or
+	// (the mean return rises on each half of the validation episodes),
 	// PolishPaired (as PolishEpisodes, or the mean gains two standard
 	// errors of the episodes' differences) or PolishMean (the mean return
 	// rises). The last three are for tasks with random starts or
@@ -162,7 +162,8 @@ type Config struct {
 	// single leaf move is kept, repolishing the leaves the episodes then
 	// reach; the rule (PolishRule) keeps the move with its leaf moves or
 	// undoes it whole. Discrete tree actors only: a continuous tree's
-	// polish moves its leaf means alone.
+	// polish moves its leaf means (and, with PolishThresholds, its
+	// thresholds).
 	PolishSplits bool
 	// PolishThresholds lets polish also nudge the threshold of each split
 	// the validation episodes reach: to the midpoint between neighbouring
