@@ -11,10 +11,11 @@ import (
 )
 
 // Polish records what polishing did to the delivered policy
-// (Config.Polish): how many leaf actions and splits it changed and the
-// validation return (all ValidationEpisodes) before and after.
+// (Config.Polish): how many leaf actions, splits and thresholds it changed
+// and the mean return on the polish episodes (the ValidationEpisodes, or
+// Config.PolishEpisodes) before and after.
 type Polish struct {
-	Changed int     `json:"changed"` // leaf actions changed plus split moves kept
+	Changed int     `json:"changed"` // leaf actions changed plus split moves and threshold nudges kept
 	Before  float64 `json:"validation_before"`
 	After   float64 `json:"validation_after"`
 	Passes  int     `json:"passes"`           // passes over the reached leaves
@@ -40,18 +41,22 @@ const (
 // polish improves the greedy actions of a tree actor's leaves on
 // the validation episodes, in place. A move gives one leaf the validation
 // episodes reach another greedy action (its logit swapped with the current
-// greedy one's), or two such leaves at once; with Config.PolishSplits, it
-// may also give a reached node another split (polisher.splits). A move is
+// greedy one's), or two such leaves at once; with Config.PolishThresholds,
+// it may also nudge a reached node's threshold (polisher.thresholds), and
+// with Config.PolishSplits give a reached node another split
+// (polisher.splits). A move is
 // kept where the rule (Config.PolishRule) says so; by default when it
 // raises the return of a validation episode and lowers none (a change that
 // trades one episode for another is refused: the validation episodes are a
 // sample of the task, and a trade can lose on starts they lack). A pass
-// tries every single move in leaf order and, when none is kept, the split
-// moves, then the pairs (while their count stays within polishPairBudget
-// policies); passes repeat until one keeps nothing. It plays only
-// validation episodes, never the test's. A continuous tree's leaf means are
-// polished instead (polisher.means); an actor that is not a tree is left
-// as it is.
+// tries every single move in leaf order and, when none is kept, the
+// threshold nudges, the split moves, then the pairs (while their count
+// stays within polishPairBudget policies); passes repeat until one keeps
+// nothing or the polish has played Config.PolishBudget policies. It plays
+// only validation episodes (and with Config.PolishEpisodes the ones after
+// them), never the test's. A continuous tree's leaf means are polished
+// instead, and its thresholds nudged (polisher.means); an actor that is
+// not a tree is left as it is.
 func (t *Trainer) polish(a policy.Actor) (Polish, error) {
 	ta, ok := a.(*policy.TreeActor)
 	if !ok || t.cfg.EvalEpisodes <= 0 {
@@ -590,7 +595,9 @@ const polishGrid = 8
 // means polishes a continuous tree's leaf means: a pass tries, for every
 // reached leaf and action component, the polishGrid+1 evenly spaced values
 // of the component's range (the environment clips actions to it), and keeps
-// the best of them where the rule says so against the current policy.
+// the best of them where the rule says so against the current policy;
+// when it keeps none, with Config.PolishThresholds, a sweep of threshold
+// nudges follows (polisher.thresholds).
 func (q *polisher) means() error {
 	sp := q.t.spec.Action
 	if len(sp.Low) < q.A || len(sp.High) < q.A {
