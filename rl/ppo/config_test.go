@@ -179,8 +179,8 @@ func TestPresetOverrides(t *testing.T) {
 	if lg, _ := Preset("MiniGrid-LavaGapS7-v0", MethodSYMPOL); lg.LRSplitIndex != 0.00131764 || lg.LRSplitValues != 0.000291911 || lg.Gamma != 0.95 || !lg.Polish || !lg.PolishSplits || lg.EntCoef != sympolBest["minigrid_lavagaps7"].ent {
 		t.Errorf("LavaGapS7's SYMPOL split-index rate %v, split-threshold rate %v, gamma %v, polish %v, polish_splits %v, ent_coef %v; want 0.00131764, 0.000291911, 0.95, true, true and the thesis's %v", lg.LRSplitIndex, lg.LRSplitValues, lg.Gamma, lg.Polish, lg.PolishSplits, lg.EntCoef, sympolBest["minigrid_lavagaps7"].ent)
 	}
-	if ll, _ := Preset("LunarLander-v2", MethodSYMPOL); ll.Recheck != 5 || ll.RecheckEpisodes != DefaultRecheckEpisodes || ll.Polish {
-		t.Errorf("LunarLander's SYMPOL recheck %d on %d episodes, polish %v; want 5 on %d, false", ll.Recheck, ll.RecheckEpisodes, ll.Polish, DefaultRecheckEpisodes)
+	if ll, _ := Preset("LunarLander-v2", MethodSYMPOL); ll.Recheck != 5 || ll.RecheckEpisodes != DefaultRecheckEpisodes || !ll.Polish || ll.PolishRule != PolishMean || !ll.PolishThresholds || ll.PolishEpisodes != 120 || ll.PolishBudget != 250 {
+		t.Errorf("LunarLander's SYMPOL recheck %d on %d episodes, polish %v (rule %q, thresholds %v, %d episodes, budget %d); want 5 on %d, true (mean, true, 120, 250)", ll.Recheck, ll.RecheckEpisodes, ll.Polish, ll.PolishRule, ll.PolishThresholds, ll.PolishEpisodes, ll.PolishBudget, DefaultRecheckEpisodes)
 	}
 	if ab, _ := Preset("Acrobot-v1", MethodSYMPOL); !ab.Polish || ab.PolishRule != PolishMean || !ab.PolishThresholds || ab.PolishEpisodes != 0 {
 		t.Errorf("Acrobot's SYMPOL polish %v, polish_rule %q, polish_thresholds %v, polish_episodes %d; want true, mean, true, 0", ab.Polish, ab.PolishRule, ab.PolishThresholds, ab.PolishEpisodes)
