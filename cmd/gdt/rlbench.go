@@ -53,7 +53,7 @@ func rlBenchNamed(ctx context.Context, name string, args []string, stdout, stder
 	profile := fs.String("profile", "default", "default or reference (the reference code's quirks, spec §11)")
 	ablation := fs.Bool("ablation", false, "run SYMPOL's ablation variants (spec §8.7) besides the full method")
 	variants := fs.String("variants", "", "comma-separated ablation variants instead of --ablation's all: "+strings.Join(rlbench.Variants[1:], ", "))
-	levelEps := fs.Int("level", 0, "also play each training's delivered policy on this many episodes of its own (seeds 900000000, …: the same for every training, disjoint from validation and test) and record their mean in the CSV's level column, a far less noisy measure than the test's episodes for comparing arms paired by seed (0: off)")
+	levelEps := fs.Int("level", 0, "also play each training's delivered policy on this many episodes of its own (seeds 900000000, …: the same for every training, disjoint from validation and test) and record their mean in the CSV's level column, a far less noisy measure than the test's episodes for comparing arms paired by seed; rows already in a resumed file stay as they were written (0: off)")
 	workers := fs.Int("workers", 0, "parallel trainings (default: the number of cores)")
 	ckpt := fs.String("checkpoints", "", "directory for checkpoints of running trainings (default FILE.csv.ckpt)")
 	curves := fs.Bool("curves", true, "evaluate the applied trees at every evaluation for the learning curves")
